@@ -1,0 +1,154 @@
+#!/bin/bash
+# Build the bpfwire lab kernel: unpack linux-source-6.12 once, apply
+# kernel/patches/series, configure from lab.config, build, dump BTF.
+#
+# Incremental by design: the tree is unpacked once into a git repo; the
+# series is applied to a scratch index (never the work tree), and only files
+# whose content changed are checked out, so make rebuilds just what a patch
+# touches.
+set -euo pipefail
+
+usage() {
+	cat <<USAGE
+usage: build.sh --out DIR --patches DIR --fragment FILE [--tarball FILE] [--jobs N]
+
+Builds DIR/{bzImage,vmlinux,vmlinux.h,config} from linux-source-6.12 plus
+the patch series. Progress is one line per phase: unpack, patch, config,
+build, btf.
+USAGE
+}
+
+out= patches= fragment= jobs=0
+tarball=/usr/src/linux-source-6.12.tar.xz
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--out) out=$2; shift 2 ;;
+	--patches) patches=$2; shift 2 ;;
+	--fragment) fragment=$2; shift 2 ;;
+	--tarball) tarball=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "build.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+done
+[ -n "$out" ] && [ -n "$patches" ] && [ -n "$fragment" ] || { usage >&2; exit 2; }
+
+die() { echo "kernel: error: $*" >&2; exit 1; }
+t0=$(date +%s)
+phase() { echo "kernel: [$(( $(date +%s) - t0 ))s] $*"; }
+
+if [ ! -f "$tarball" ]; then
+	die "$tarball is missing: the Debian package linux-source-6.12 is not installed (apt-get install linux-source-6.12)"
+fi
+need() { command -v "$1" >/dev/null 2>&1 || die "'$1' not found: install the Debian package $2 (apt-get install $2)"; }
+need git git; need make make; need gcc gcc; need flex flex; need bison bison
+need bc bc; need pahole dwarves; need bpftool bpftool; need xz xz-utils
+[ -f /usr/include/libelf.h ] || die "libelf.h not found: install libelf-dev (apt-get install libelf-dev)"
+[ -f /usr/include/openssl/ssl.h ] || die "openssl headers not found: install libssl-dev (apt-get install libssl-dev)"
+
+out=$(realpath -m "$out")
+patches=$(realpath "$patches")
+fragment=$(realpath "$fragment")
+src=$out/src
+obj=$out/obj
+mkdir -p "$out"
+git_() { git -C "$src" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
+	-c core.compression=0 -c gc.auto=0 -c advice.detachedHead=false "$@"; }
+
+# --- unpack: once per tarball ----------------------------------------------
+stamp=$(stat -c '%s-%Y' "$tarball")
+if [ "$(cat "$src/.bpfwire-tarball" 2>/dev/null)" != "$stamp" ]; then
+	phase "unpack $tarball"
+	rm -rf "$src" "$obj" "$out/src.tmp"
+	mkdir -p "$out/src.tmp"
+	tar -xJf "$tarball" -C "$out/src.tmp" --strip-components=1
+	git -C "$out/src.tmp" init -q
+	git -C "$out/src.tmp" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
+		-c core.compression=0 add -A -f
+	git -C "$out/src.tmp" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
+		-c core.compression=0 commit -q -m "linux-source-6.12 ($stamp)"
+	git -C "$out/src.tmp" tag pristine
+	echo "$stamp" > "$out/src.tmp/.bpfwire-tarball"
+	mv "$out/src.tmp" "$src"
+else
+	phase "unpack: up to date"
+fi
+
+# --- patch: build the series as commits on a scratch index -----------------
+phase "patch: applying $(grep -cv '^\s*\(#\|$\)' "$patches/series") patches from $patches/series"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export GIT_INDEX_FILE=$scratch/index
+git_ read-tree pristine
+head=$(git_ rev-parse pristine)
+while read -r p; do
+	case "$p" in ''|'#'*) continue ;; esac
+	[ -f "$patches/$p" ] || die "patch $p is listed in series but missing from $patches"
+	if ! git_ apply --cached --whitespace=nowarn "$patches/$p" 2>"$scratch/err"; then
+		# git names the file and line; the work tree was never touched.
+		die "patch $p does not apply: $(grep -m3 'error:' "$scratch/err" | tr '\n' ' ')"
+	fi
+	git mailinfo "$scratch/msg" "$scratch/body" <"$patches/$p" >"$scratch/info"
+	subject=$(sed -n 's/^Subject: //p' "$scratch/info")
+	tree=$(git_ write-tree)
+	head=$(printf '%s\n\n%s\n' "$subject" "$(cat "$scratch/msg")" |
+		git_ commit-tree "$tree" -p "$head")
+done <"$patches/series"
+unset GIT_INDEX_FILE
+# Checkout only rewrites the files that differ, keeping make incremental.
+if [ "$(git_ rev-parse HEAD^{tree})" != "$(git_ rev-parse "$head^{tree}")" ]; then
+	changed=$(git_ diff --name-only HEAD "$head" | wc -l)
+	git_ checkout -q -f --detach "$head"
+	phase "patch: $changed files changed"
+else
+	git_ update-ref --no-deref HEAD "$head"
+	phase "patch: tree unchanged"
+fi
+
+# --- config: allnoconfig + kvm_guest.config + lab.config --------------------
+phase "config"
+mkdir -p "$obj"
+cat "$src/kernel/configs/kvm_guest.config" "$fragment" >"$obj/bpfwire.fragment"
+kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
+KCONFIG_CONFIG=.config.new KCONFIG_ALLCONFIG="$obj/bpfwire.fragment" kmake allnoconfig >/dev/null
+KCONFIG_CONFIG=.config.new kmake olddefconfig >/dev/null
+missing=
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=n) sym=${line%%=*}; want="# $sym is not set" ;;
+	CONFIG_*=*) sym=${line%%=*}; want=$line ;;
+	*) continue ;;
+	esac
+	grep -qxF "$want" "$obj/.config.new" || missing="$missing $sym"
+done <"$fragment"
+[ -z "$missing" ] || die "olddefconfig dropped or changed these lab.config symbols:$missing"
+if ! cmp -s "$obj/.config.new" "$obj/.config"; then
+	mv "$obj/.config.new" "$obj/.config"
+else
+	rm -f "$obj/.config.new"
+fi
+
+# --- build -----------------------------------------------------------------
+[ "$jobs" -gt 0 ] || jobs=$(( $(nproc) + 1 ))
+cc=gcc
+if command -v ccache >/dev/null 2>&1; then
+	cc="ccache gcc"
+	# Paths relative to the build root let a fresh clone reuse the cache.
+	export CCACHE_BASEDIR=$out CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+fi
+phase "build: make -j$jobs CC='$cc' bzImage"
+# A fixed build identity keeps init/version.c, and so ccache, stable.
+export KBUILD_BUILD_USER=bpfwire KBUILD_BUILD_HOST=bpfwire KBUILD_BUILD_TIMESTAMP="@${stamp#*-}"
+if ! make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc -j"$jobs" bzImage >"$out/build.log" 2>&1; then
+	grep -E 'error|Error' "$out/build.log" | head -20 >&2
+	die "make failed; full log in $out/build.log"
+fi
+
+# --- btf -------------------------------------------------------------------
+phase "btf: vmlinux.h"
+bpftool btf dump file "$obj/vmlinux" format c >"$out/vmlinux.h.new"
+if cmp -s "$out/vmlinux.h.new" "$out/vmlinux.h"; then rm "$out/vmlinux.h.new"; else mv "$out/vmlinux.h.new" "$out/vmlinux.h"; fi
+ln -f "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+ln -f "$obj/vmlinux" "$out/vmlinux"
+cmp -s "$obj/.config" "$out/config" || cp "$obj/.config" "$out/config"
+phase "done: $(sed -n 's/^CONFIG_LOCALVERSION=//p' "$obj/.config" | tr -d '"') $(cat "$obj/include/config/kernel.release")"
