@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Scenario file parser; the grammar is in scenarios/README.md. */
+#include "scenario.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pctx {
+	const char *path;
+	int line;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct pctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(c->err, c->errlen, "%s:%d: ", c->path, c->line);
+	if (n < 0 || (size_t)n >= c->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Next whitespace-separated word of *p, NUL-terminated in place. */
+static char *word(char **p)
+{
+	char *s = *p, *w;
+
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return NULL;
+	w = s;
+	while (*s && !isspace((unsigned char)*s))
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*p = s;
+	return w;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static int copy_name(struct pctx *c, char *dst, size_t len, const char *src,
+		     const char *what)
+{
+	const char *p;
+
+	if (!src || !*src)
+		return fail(c, "missing %s", what);
+	if (strlen(src) >= len)
+		return fail(c, "%s '%s' is longer than %zu characters", what, src, len - 1);
+	for (p = src; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+			return fail(c, "%s '%s' has a character other than [A-Za-z0-9._-]", what, src);
+	strcpy(dst, src);
+	return 0;
+}
+
+static int parse_seconds(struct pctx *c, const char *s, double *out, const char *what)
+{
+	char *end;
+	double v;
+
+	if (!s)
+		return fail(c, "missing %s", what);
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v < 0 || v > 86400)
+		return fail(c, "%s '%s' is not a number of seconds", what, s);
+	*out = v;
+	return 0;
+}
+
+static int parse_code(struct pctx *c, const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	if (!s)
+		return fail(c, "'expect' needs an exit code");
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > 255)
+		return fail(c, "exit code '%s' is not in 0..255", s);
+	*out = (int)v;
+	return 0;
+}
+
+/* "[expect N] -- CMD": the command is everything after the first " -- ". */
+static int parse_command(struct pctx *c, char *rest, struct scn_step *st)
+{
+	char *sep = strstr(rest, "--"), *w;
+
+	while (sep && !((sep == rest || isspace((unsigned char)sep[-1])) &&
+			(sep[2] == '\0' || isspace((unsigned char)sep[2]))))
+		sep = strstr(sep + 2, "--");
+	if (!sep)
+		return fail(c, "%s needs '-- COMMAND'", scenario_op_name(st->op));
+	*sep = '\0';
+	while ((w = word(&rest))) {
+		if (strcmp(w, "expect") == 0 && st->op == SCN_EXEC) {
+			if (parse_code(c, word(&rest), &st->expect))
+				return -1;
+			st->has_expect = true;
+		} else {
+			return fail(c, "unexpected '%s' before '--'", w);
+		}
+	}
+	w = trim(sep + 2);
+	if (!*w)
+		return fail(c, "empty command after '--'");
+	st->text = strdup(w);
+	return st->text ? 0 : fail(c, "out of memory");
+}
+
+static const struct scn_step *find_spawn(const struct scenario *s, const char *id)
+{
+	for (int i = 0; i < s->nsteps; i++)
+		if (s->steps[i].op == SCN_SPAWN && strcmp(s->steps[i].id, id) == 0)
+			return &s->steps[i];
+	return NULL;
+}
+
+static bool id_taken(const struct scenario *s, const char *id)
+{
+	for (int i = 0; i < s->nsteps; i++) {
+		const struct scn_step *st = &s->steps[i];
+
+		if ((st->op == SCN_SPAWN || st->op == SCN_REPORT || st->op == SCN_STATS) &&
+		    strcmp(st->id, id) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *rest)
+{
+	struct scn_step *st;
+	char *w;
+
+	if (s->nsteps >= SCN_MAX_STEPS)
+		return fail(c, "more than %d steps", SCN_MAX_STEPS);
+	st = &s->steps[s->nsteps];
+	memset(st, 0, sizeof(*st));
+	st->line = c->line;
+
+	if (strcmp(kw, "exec") == 0) {
+		st->op = SCN_EXEC;
+		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+			return -1;
+		if (parse_command(c, rest, st))
+			return -1;
+	} else if (strcmp(kw, "spawn") == 0) {
+		st->op = SCN_SPAWN;
+		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "spawn id") ||
+		    copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+			return -1;
+		if (id_taken(s, st->id))
+			return fail(c, "id '%s' is already used", st->id);
+		if (parse_command(c, rest, st))
+			return -1;
+	} else if (strcmp(kw, "wait") == 0) {
+		st->op = SCN_WAIT;
+		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "spawn id"))
+			return -1;
+		if (!find_spawn(s, st->id))
+			return fail(c, "wait for '%s', which no earlier spawn started", st->id);
+		st->seconds = SCN_DEFAULT_WAIT;
+		while ((w = word(&rest))) {
+			if (strcmp(w, "expect") == 0) {
+				if (parse_code(c, word(&rest), &st->expect))
+					return -1;
+				st->has_expect = true;
+			} else if (strcmp(w, "timeout") == 0) {
+				if (parse_seconds(c, word(&rest), &st->seconds, "timeout"))
+					return -1;
+			} else {
+				return fail(c, "unknown wait option '%s'", w);
+			}
+		}
+	} else if (strcmp(kw, "link") == 0) {
+		st->op = SCN_LINK;
+		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
+		    copy_name(c, st->iface, sizeof(st->iface), word(&rest), "interface"))
+			return -1;
+		w = word(&rest);
+		if (!w || (strcmp(w, "up") && strcmp(w, "down")))
+			return fail(c, "link needs 'up' or 'down'");
+		st->up = strcmp(w, "up") == 0;
+		w = word(&rest);
+		if (w && strcmp(w, "bridge") == 0)
+			st->bridge = true;
+		else if (w)
+			return fail(c, "unknown link option '%s'", w);
+	} else if (strcmp(kw, "netem") == 0) {
+		st->op = SCN_NETEM;
+		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
+		    copy_name(c, st->iface, sizeof(st->iface), word(&rest), "interface"))
+			return -1;
+		rest = trim(rest);
+		if (!*rest)
+			return fail(c, "netem needs arguments (e.g. 'loss 5%%' or 'off')");
+		st->text = strdup(rest);
+	} else if (strcmp(kw, "sleep") == 0) {
+		st->op = SCN_SLEEP;
+		if (parse_seconds(c, word(&rest), &st->seconds, "sleep"))
+			return -1;
+	} else if (strcmp(kw, "report") == 0 || strcmp(kw, "stats") == 0) {
+		st->op = kw[0] == 'r' ? SCN_REPORT : SCN_STATS;
+		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "id") ||
+		    copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+			return -1;
+		if (id_taken(s, st->id))
+			return fail(c, "id '%s' is already used", st->id);
+		w = word(&rest);
+		if (!w)
+			return fail(c, "%s needs a file in the host's results share", kw);
+		if (w[0] == '/' || strstr(w, ".."))
+			return fail(c, "'%s' must be relative to the host's results share", w);
+		st->text = strdup(w);
+	} else {
+		return fail(c, "unknown keyword '%s'", kw);
+	}
+	if ((st->op == SCN_LINK || st->op == SCN_SLEEP || st->op == SCN_WAIT ||
+	     st->op == SCN_REPORT || st->op == SCN_STATS) && (w = word(&rest)))
+		return fail(c, "unexpected '%s' at end of line", w);
+	s->nsteps++;
+	return 0;
+}
+
+int scenario_parse(const char *path, const char *text, struct scenario *s,
+		   char *err, size_t errlen)
+{
+	struct pctx c = { .path = path, .err = err, .errlen = errlen };
+	char *buf = NULL, *line, *next, *base;
+	size_t len = 0;
+	int ret = -1;
+
+	memset(s, 0, sizeof(*s));
+	s->timeout = SCN_DEFAULT_TIMEOUT;
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	base = strrchr(path, '/');
+	base = base ? base + 1 : (char *)path;
+	if (copy_name(&c, s->name, sizeof(s->name), base, "scenario name"))
+		return -1;
+
+	if (text) {
+		buf = strdup(text);
+	} else {
+		FILE *f = fopen(path, "r");
+
+		if (!f) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		if (getdelim(&buf, &len, '\0', f) < 0) {
+			free(buf);
+			buf = strdup("");
+		}
+		fclose(f);
+	}
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+
+	for (line = buf; line; line = next) {
+		char *kw, *rest;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		c.line++;
+		rest = trim(line);
+		if (!*rest || *rest == '#')
+			continue;
+		kw = word(&rest);
+		if (strcmp(kw, "summary") == 0) {
+			rest = trim(rest);
+			if (!*rest) {
+				fail(&c, "'summary' needs a line of text");
+				goto out;
+			}
+			if (s->summary[0]) {
+				fail(&c, "a second 'summary'");
+				goto out;
+			}
+			snprintf(s->summary, sizeof(s->summary), "%s", rest);
+		} else if (strcmp(kw, "topology") == 0) {
+			if (s->topology[0]) {
+				fail(&c, "a second 'topology'");
+				goto out;
+			}
+			if (copy_name(&c, s->topology, sizeof(s->topology), word(&rest), "topology"))
+				goto out;
+		} else if (strcmp(kw, "timeout") == 0) {
+			if (parse_seconds(&c, word(&rest), &s->timeout, "timeout"))
+				goto out;
+		} else if (parse_step(&c, s, kw, rest)) {
+			goto out;
+		}
+	}
+	c.line = 1;
+	if (!s->summary[0]) {
+		fail(&c, "missing 'summary TEXT' (one line saying what the scenario teaches)");
+		goto out;
+	}
+	if (!s->topology[0]) {
+		fail(&c, "missing 'topology NAME'");
+		goto out;
+	}
+	if (!s->nsteps) {
+		fail(&c, "no steps");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(buf);
+	if (ret)
+		scenario_free(s);
+	return ret;
+}
+
+void scenario_free(struct scenario *s)
+{
+	for (int i = 0; i < s->nsteps; i++) {
+		free(s->steps[i].text);
+		s->steps[i].text = NULL;
+	}
+	s->nsteps = 0;
+}
+
+const char *scenario_op_name(enum scn_op op)
+{
+	static const char *const names[] = {
+		[SCN_EXEC] = "exec", [SCN_SPAWN] = "spawn", [SCN_WAIT] = "wait",
+		[SCN_LINK] = "link", [SCN_NETEM] = "netem", [SCN_SLEEP] = "sleep",
+		[SCN_REPORT] = "report", [SCN_STATS] = "stats",
+	};
+
+	return (unsigned)op < sizeof(names) / sizeof(names[0]) ? names[op] : "?";
+}
+
+char *scenario_expand(const char *text, const char *(*lookup)(const char *name, void *ctx),
+		      void *ctx, char *err, size_t errlen)
+{
+	size_t cap = strlen(text) + 1, len = 0;
+	char *out = malloc(cap);
+	const char *p = text;
+
+	if (!out) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	while (*p) {
+		const char *val, *end;
+		char name[64];
+		size_t vlen;
+
+		if (p[0] != '$' || p[1] != '{') {
+			out[len++] = *p++;
+			continue;
+		}
+		end = strchr(p + 2, '}');
+		if (!end || (size_t)(end - p - 2) >= sizeof(name) || end == p + 2) {
+			snprintf(err, errlen, "unterminated or empty ${...} in '%s'", text);
+			free(out);
+			return NULL;
+		}
+		memcpy(name, p + 2, end - p - 2);
+		name[end - p - 2] = '\0';
+		val = lookup(name, ctx);
+		if (!val) {
+			snprintf(err, errlen, "unknown variable ${%s}", name);
+			free(out);
+			return NULL;
+		}
+		vlen = strlen(val);
+		if (len + vlen + strlen(end + 1) + 1 > cap) {
+			char *n;
+
+			cap = len + vlen + strlen(end + 1) + 1;
+			n = realloc(out, cap);
+			if (!n) {
+				free(out);
+				snprintf(err, errlen, "out of memory");
+				return NULL;
+			}
+			out = n;
+		}
+		memcpy(out + len, val, vlen);
+		len += vlen;
+		p = end + 1;
+	}
+	out[len] = '\0';
+	return out;
+}

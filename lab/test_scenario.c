@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* TAP: the scenario parser accepts every shipped scenario and rejects each
+ * kind of bad input with "file:line: what". */
+#include "scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int n, failed;
+
+static void ok(int cond, const char *fmt, const char *arg)
+{
+	printf("%sok %d - ", cond ? "" : "not ", ++n);
+	printf(fmt, arg);
+	putchar('\n');
+	if (!cond)
+		failed = 1;
+}
+
+struct bad { const char *text, *want; };
+
+static const struct bad bads[] = {
+	{ "topology pair\nexec sender -- true\n", "t:1: missing 'summary" },
+	{ "summary x\nexec sender -- true\n", "t:1: missing 'topology NAME'" },
+	{ "summary x\ntopology pair\n", "t:1: no steps" },
+	{ "summary x\ntopology pair\nfrobnicate a\n", "t:3: unknown keyword 'frobnicate'" },
+	{ "summary x\ntopology pair\nexec sender true\n", "t:3: exec needs '-- COMMAND'" },
+	{ "summary x\ntopology pair\nexec sender --\n", "t:3: empty command after '--'" },
+	{ "summary x\ntopology pair\nexec sender expect 300 -- true\n", "t:3: exit code '300' is not in 0..255" },
+	{ "summary x\ntopology pair\nwait r1\n", "t:3: wait for 'r1', which no earlier spawn started" },
+	{ "summary x\ntopology pair\nspawn r1 receiver -- a\nspawn r1 receiver -- b\n", "t:4: id 'r1' is already used" },
+	{ "summary x\ntopology pair\nlink sender eth0 sideways\n", "t:3: link needs 'up' or 'down'" },
+	{ "summary x\ntopology pair\nsleep soon\n", "t:3: sleep 'soon' is not a number of seconds" },
+	{ "summary x\ntopology pair\nsleep 1 2\n", "t:3: unexpected '2' at end of line" },
+	{ "summary x\ntopology pair\nreport r receiver /etc/passwd\n", "t:3: '/etc/passwd' must be relative" },
+	{ "summary x\ntopology pair\nnetem sender eth0\n", "t:3: netem needs arguments" },
+	{ "summary x\ntopology p@ir\nsleep 1\n", "t:2: topology 'p@ir' has a character" },
+	{ "summary x\nsummary y\n", "t:2: a second 'summary'" },
+};
+
+static const char *lookup(const char *name, void *ctx)
+{
+	(void)ctx;
+	return strcmp(name, "SHARE") == 0 ? "/results" : NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	char err[512];
+	char *x;
+
+	printf("1..%zu\n", (size_t)(argc - 1) + sizeof(bads) / sizeof(bads[0]) + 5);
+	for (int i = 1; i < argc; i++) {
+		int r = scenario_parse(argv[i], NULL, s, err, sizeof(err));
+
+		if (r)
+			printf("# %s\n", err);
+		ok(r == 0 && s->summary[0] && s->nsteps > 0, "shipped scenario %s parses", argv[i]);
+		scenario_free(s);
+	}
+	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		int r = scenario_parse("t", bads[i].text, s, err, sizeof(err));
+
+		if (r == 0 || strncmp(err, bads[i].want, strlen(bads[i].want)))
+			printf("# got: %s\n", r ? err : "(accepted)");
+		ok(r != 0 && strncmp(err, bads[i].want, strlen(bads[i].want)) == 0,
+		   "rejects: %s", bads[i].want);
+		scenario_free(s);
+	}
+
+	/* The structure of a good file, step by step. */
+	int r = scenario_parse("good", "# c\nsummary teaches x\ntopology pair\ntimeout 60\n"
+			       "spawn r1 receiver -- recv --port 7 -- x\n"
+			       "exec sender expect 3 -- sh -c 'exit 3'\n"
+			       "link sender eth0 down bridge\nwait r1 expect 1 timeout 5\n"
+			       "report rx receiver rx.json\n", s, err, sizeof(err));
+	ok(r == 0 && s->nsteps == 5 && s->timeout == 60 && !strcmp(s->name, "good"),
+	   "good file: %s", "5 steps, timeout, name from the file");
+	ok(r == 0 && s->steps[0].op == SCN_SPAWN && !strcmp(s->steps[0].text, "recv --port 7 -- x") &&
+	   s->steps[1].has_expect && s->steps[1].expect == 3,
+	   "good file: %s", "spawn command keeps a later '--', exec expect 3");
+	ok(r == 0 && s->steps[2].op == SCN_LINK && !s->steps[2].up && s->steps[2].bridge &&
+	   s->steps[3].seconds == 5 && s->steps[3].expect == 1 && !strcmp(s->steps[4].text, "rx.json"),
+	   "good file: %s", "link bridge down, wait timeout/expect, report file");
+	scenario_free(s);
+
+	x = scenario_expand("a ${SHARE}/b ${SHARE}", lookup, NULL, err, sizeof(err));
+	ok(x && !strcmp(x, "a /results/b /results"), "expand: %s", "${SHARE} twice");
+	free(x);
+	x = scenario_expand("${NOPE}", lookup, NULL, err, sizeof(err));
+	ok(!x && strstr(err, "unknown variable ${NOPE}"), "expand: %s", "unknown variable is an error");
+	free(x);
+	free(s);
+	return failed;
+}
