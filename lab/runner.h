@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* bpfwire-lab run / list: scenarios on top of the lab (lab/run.h). */
+#ifndef BPFWIRE_LAB_RUNNER_H
+#define BPFWIRE_LAB_RUNNER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct runner_opts {
+	const char *results;	/* NULL: ./results/NAME-YYYYmmdd-HHMMSS */
+	const char *kernel;	/* NULL: the lab's default */
+	const char *accel;	/* auto, kvm, tcg */
+	bool keep;		/* leave the lab up afterwards */
+};
+
+/* Directory of the shipped scenarios (SOURCE/scenarios). */
+const char *runner_scenario_dir(void);
+/* Run one scenario by name or path. Returns the verdict: 0 pass, 1 fail, 2 usage. */
+int runner_run(const char *name, const struct runner_opts *o);
+/* Print every shipped scenario with its summary line. */
+int runner_list(FILE *f);
+
+#endif
