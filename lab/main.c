@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* bpfwire-lab: the command line over lab/run.h. See lab/README.md. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lab-config.h"
+#include "log.h"
+#include "run.h"
+#include "util.h"
+
+static const char *opt_run;
+
+static const char usage_main[] =
+"usage: bpfwire-lab [-v] COMMAND [ARGS]   (COMMAND --help for details)\n"
+"\n"
+"  up TOPOLOGY            boot a topology; returns when every guest is ready\n"
+"  check TOPOLOGY         parse a topology, print errors as file:line (exit 2)\n"
+"  exec HOST -- CMD...    run CMD in HOST via qemu-ga; its stdout, stderr, status\n"
+"  spawn HOST -- CMD...   start CMD in the background; prints its guest pid\n"
+"  wait HOST PID          wait for a spawned command; its output and status\n"
+"  link HOST IFACE up|down [--bridge]   carrier (QMP set_link) or bridge port\n"
+"  netem HOST IFACE ARGS...|off          tc netem on the NIC's tap\n"
+"  capture [SEGMENT]      list captures, or start one on SEGMENT\n"
+"  shell HOST             interactive shell on the guest's serial port\n"
+"  status                 state of the run\n"
+"  down [--all]           tear the run down (also one left by a crashed lab)\n"
+"  list                   list runs\n"
+"  bench-boot TOPOLOGY    boot, report time to ready and RAM per guest, down\n"
+"\n"
+"Commands after `up` find their run with --run ID, $BPFWIRE_RUN, or as the\n"
+"only run in " LAB_STATE_ROOT ".\n";
+
+static int usage_err(const char *u)
+{
+	fputs(u, stderr);
+	return LAB_EUSAGE;
+}
+
+/* Shared options: --run ID, --help. Returns optind, or -1 (help) / -2 (bad). */
+static int parse_common(int argc, char **argv, const char *usage, const char *extra_short,
+			const struct option *extra, int (*cb)(int, const char *, void *), void *ctx)
+{
+	struct option opts[24] = {
+		{ "run", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "verbose", no_argument, NULL, 'v' },
+	};
+	char shortopts[64];
+	int n = 3, c;
+
+	for (int i = 0; extra && extra[i].name && n < 23; i++)
+		opts[n++] = extra[i];
+	snprintf(shortopts, sizeof(shortopts), "+r:hv%s", extra_short ? extra_short : "");
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			opt_run = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return -1;
+		case 'v':
+			lab_log_level = LOG_DEBUG;
+			break;
+		default:
+			if (cb && !cb(c, optarg, ctx))
+				break;
+			fputs(usage, stderr);
+			return -2;
+		}
+	}
+	return optind;
+}
+
+#define COMMON(argc, argv, usage, s, e, cb, ctx) do {			\
+	int i_ = parse_common(argc, argv, usage, s, e, cb, ctx);	\
+	if (i_ == -1)							\
+		return 0;						\
+	if (i_ == -2)							\
+		return LAB_EUSAGE;					\
+	argc -= i_;							\
+	argv += i_;							\
+} while (0)
+
+/* "pair" -> SOURCE/topology/pair.topo when there is no such file here. */
+static const char *resolve_topology(const char *arg, char *buf, size_t len)
+{
+	if (file_exists(arg) || strchr(arg, '/'))
+		return arg;
+	snprintf(buf, len, "%s/topology/%s.topo", BPFWIRE_SOURCE_ROOT, arg);
+	return file_exists(buf) ? buf : arg;
+}
+
+static int load_topology(const char *arg, struct topology *t)
+{
+	char buf[4096], err[1024];
+
+	if (topo_parse_file(resolve_topology(arg, buf, sizeof(buf)), t, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return LAB_EUSAGE;
+	}
+	return 0;
+}
+
+static const char usage_check[] = "usage: bpfwire-lab check TOPOLOGY\n"
+"Parse TOPOLOGY (a file, or a name under topology/). Errors print as\n"
+"file:line: what is wrong, with exit status 2.\n";
+
+static int cmd_check(int argc, char **argv)
+{
+	struct topology *t;
+	int ret;
+
+	COMMON(argc, argv, usage_check, NULL, NULL, NULL, NULL);
+	if (argc != 1)
+		return usage_err(usage_check);
+	t = malloc(sizeof(*t));
+	if (!t)
+		return LAB_FAIL;
+	ret = load_topology(argv[0], t);
+	if (!ret)
+		printf("%s: %d segment%s, %d host%s\n", t->path, t->nsegments, t->nsegments == 1 ? "" : "s",
+		       t->nhosts, t->nhosts == 1 ? "" : "s");
+	free(t);
+	return ret;
+}
+
+/* ---- up / bench-boot --------------------------------------------------- */
+
+static const char usage_up[] =
+"usage: bpfwire-lab up [OPTIONS] TOPOLOGY\n"
+"Boot TOPOLOGY (a file, or pair|trio|routed|lone) in netns bpfwire-ID and\n"
+"return once every guest is ready; the guests keep running until `down`.\n"
+"  --run ID          run id (default TOPOLOGY-XXXX)\n"
+"  --results DIR     results dir RUN (default ./results/ID)\n"
+"  --kernel PATH     bzImage (default $BPFWIRE_KERNEL, else BUILD/kernel/bzImage)\n"
+"  --accel auto|kvm|tcg   auto probes KVM for 3 s, then falls back to TCG\n"
+"  --timeout SECS    per guest, to ready (default 60)\n"
+"  --append PARAMS   extra kernel parameters for every guest\n"
+"  --no-capture      no tcpdump per segment\n"
+"  -q, --quiet       no progress lines\n"
+"Exit status: 0 ready, 1 failed (everything torn down), 2 bad usage/topology.\n";
+
+static const char usage_bench[] =
+"usage: bpfwire-lab bench-boot [OPTIONS] TOPOLOGY\n"
+"Boot TOPOLOGY, print each guest's time to kernel-up and ready and its QEMU\n"
+"RSS, then tear down. Options as for `up`, plus --repeat N.\n";
+
+struct up_ctx {
+	struct lab_up_opts o;
+	int repeat;
+};
+
+static int up_opt(int c, const char *arg, void *p)
+{
+	struct up_ctx *u = p;
+
+	switch (c) {
+	case 'R': u->o.results = arg; return 0;
+	case 'k': u->o.kernel = arg; return 0;
+	case 'a':
+		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg"))
+			return -1;
+		u->o.accel = arg;
+		return 0;
+	case 't': u->o.timeout_s = atoi(arg); return u->o.timeout_s > 0 ? 0 : -1;
+	case 'A': u->o.append = arg; return 0;
+	case 'C': u->o.capture = false; return 0;
+	case 'q': u->o.quiet = true; return 0;
+	case 'N': u->repeat = atoi(arg); return u->repeat > 0 ? 0 : -1;
+	}
+	return -1;
+}
+
+static const struct option up_opts[] = {
+	{ "results", required_argument, NULL, 'R' },
+	{ "kernel", required_argument, NULL, 'k' },
+	{ "accel", required_argument, NULL, 'a' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "append", required_argument, NULL, 'A' },
+	{ "no-capture", no_argument, NULL, 'C' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "repeat", required_argument, NULL, 'N' },
+	{ 0 }
+};
+
+static int do_up(int argc, char **argv, bool bench)
+{
+	struct up_ctx u = { .o = { .accel = "auto", .timeout_s = 60, .capture = true }, .repeat = 1 };
+	const char *usage = bench ? usage_bench : usage_up;
+	struct topology *t;
+	struct lab_run *r;
+	int ret;
+
+	COMMON(argc, argv, usage, "q", up_opts, up_opt, &u);
+	if (argc != 1)
+		return usage_err(usage);
+	u.o.run_id = opt_run;
+	t = malloc(sizeof(*t));
+	if (!t)
+		return LAB_FAIL;
+	ret = load_topology(argv[0], t);
+	if (ret) {
+		free(t);
+		return ret;
+	}
+	lab_install_signals();
+	for (int i = 0; i < (bench ? u.repeat : 1) && !ret; i++) {
+		ret = lab_up(&u.o, t, &r);
+		if (ret || !bench)
+			break;
+		printf("bench-boot %s (%s), run %d: %d guests ready in %.2f s\n", t->name, r->accel, i + 1,
+		       r->nguests, r->boot_s);
+		for (int g = 0; g < r->nguests; g++)
+			printf("  %-12s kernel up %5.2f s  ready %5.2f s  QEMU RSS %4ld MiB (guest RAM %u MiB)\n",
+			       r->guests[g].name, r->guests[g].t_kernel, r->guests[g].t_ready,
+			       r->guests[g].rss_kib / 1024, t->hosts[g].memory_mib);
+		ret = lab_down(r, true);
+		lab_free(r);
+	}
+	if (!bench && !ret)
+		lab_free(r);
+	free(t);
+	return ret;
+}
+
+/* ---- exec / spawn / wait ----------------------------------------------- */
+
+static const char usage_exec[] =
+"usage: bpfwire-lab exec [--run ID] [--timeout SECS] HOST -- CMD [ARGS...]\n"
+"Run CMD in HOST through qemu-ga guest-exec (PATH-searched, no shell: use\n"
+"`sh -c '...'`). Prints its stdout and stderr; exits with its status\n"
+"(128+N if signal N ended it; 1 if the lab failed). Default timeout 60 s.\n";
+static const char usage_spawn[] =
+"usage: bpfwire-lab spawn [--run ID] HOST -- CMD [ARGS...]\n"
+"Start CMD in HOST in the background; prints its guest pid for `wait`.\n";
+static const char usage_wait[] =
+"usage: bpfwire-lab wait [--run ID] [--timeout SECS] HOST PID\n"
+"Wait for a spawned command; print its output, exit with its status.\n";
+
+static int timeout_opt(int c, const char *arg, void *p)
+{
+	if (c != 't')
+		return -1;
+	*(int *)p = atoi(arg) * 1000;
+	return 0;
+}
+
+static const struct option timeout_opts[] = {
+	{ "timeout", required_argument, NULL, 't' },
+	{ 0 }
+};
+
+static int print_result(struct qga_result *res)
+{
+	int st;
+
+	fwrite(res->out, 1, res->out_len, stdout);
+	fflush(stdout);
+	fwrite(res->err, 1, res->err_len, stderr);
+	if (res->truncated)
+		pr_warn("qemu-ga truncated the command's output\n");
+	st = res->signal ? 128 + res->signal : res->exitcode;
+	qga_result_free(res);
+	return st;
+}
+
+static int cmd_exec(int argc, char **argv, bool spawn_only)
+{
+	int timeout_ms = 60000, ret;
+	const char *usage = spawn_only ? usage_spawn : usage_exec;
+	struct qga_result res;
+	struct lab_run *r;
+	const char *host;
+
+	COMMON(argc, argv, usage, "t:", timeout_opts, timeout_opt, &timeout_ms);
+	if (argc < 2)
+		return usage_err(usage);
+	host = argv[0];
+	argc--;
+	argv++;
+	if (!strcmp(argv[0], "--")) {
+		argc--;
+		argv++;
+	}
+	if (argc < 1)
+		return usage_err(usage);
+	lab_install_signals();
+	ret = lab_open(opt_run, &r);
+	if (ret)
+		return ret;
+	if (spawn_only) {
+		long pid = lab_spawn(r, host, argv);
+
+		lab_free(r);
+		if (pid < 0)
+			return LAB_FAIL;
+		printf("%ld\n", pid);
+		return 0;
+	}
+	ret = lab_exec(r, host, argv, timeout_ms, &res);
+	lab_free(r);
+	if (ret)
+		return LAB_FAIL;
+	return print_result(&res);
+}
+
+static int cmd_wait(int argc, char **argv)
+{
+	int timeout_ms = -1, ret;
+	struct qga_result res;
+	struct lab_run *r;
+	char *end;
+	long pid;
+
+	COMMON(argc, argv, usage_wait, "t:", timeout_opts, timeout_opt, &timeout_ms);
+	if (argc != 2)
+		return usage_err(usage_wait);
+	pid = strtol(argv[1], &end, 10);
+	if (*end || pid <= 0)
+		return usage_err(usage_wait);
+	lab_install_signals();
+	ret = lab_open(opt_run, &r);
+	if (ret)
+		return ret;
+	ret = lab_wait(r, argv[0], pid, timeout_ms, &res);
+	lab_free(r);
+	if (ret)
+		return LAB_FAIL;
+	return print_result(&res);
+}
+
+/* ---- link / netem / capture ------------------------------------------- */
+
+static const char usage_link[] =
+"usage: bpfwire-lab link [--run ID] [--bridge] HOST IFACE up|down\n"
+"Carrier on HOST's IFACE through QMP set_link (the guest sees the link go\n"
+"down), or with --bridge the tap's bridge port in the lab netns (the guest\n"
+"keeps its carrier; frames are dropped).\n";
+
+static int bridge_opt(int c, const char *arg, void *p)
+{
+	(void)arg;
+	if (c != 'b')
+		return -1;
+	*(bool *)p = true;
+	return 0;
+}
+
+static int cmd_link(int argc, char **argv)
+{
+	static const struct option o[] = { { "bridge", no_argument, NULL, 'b' }, { 0 } };
+	bool bridge = false;
+	struct lab_run *r;
+	int ret;
+
+	COMMON(argc, argv, usage_link, "", o, bridge_opt, &bridge);
+	if (argc != 3 || (strcmp(argv[2], "up") && strcmp(argv[2], "down")))
+		return usage_err(usage_link);
+	ret = lab_open(opt_run, &r);
+	if (ret)
+		return ret;
+	ret = lab_link(r, argv[0], argv[1], !strcmp(argv[2], "up"),
+		       bridge ? LINK_BRIDGE_PORT : LINK_CARRIER) ? LAB_FAIL : 0;
+	lab_free(r);
+	return ret;
+}
+
+static const char usage_netem[] =
+"usage: bpfwire-lab netem [--run ID] HOST IFACE NETEM-ARGS...|off\n"
+"tc netem on the tap behind HOST's IFACE, in the lab netns: it shapes the\n"
+"frames going to the guest. e.g. `netem sender eth0 loss 10%% delay 20ms`;\n"
+"`off` removes it.\n";
+
+static int cmd_netem(int argc, char **argv)
+{
+	struct lab_run *r;
+	int ret;
+
+	COMMON(argc, argv, usage_netem, NULL, NULL, NULL, NULL);
+	if (argc < 3)
+		return usage_err(usage_netem);
+	ret = lab_open(opt_run, &r);
+	if (ret)
+		return ret;
+	ret = lab_netem(r, argv[0], argv[1], !strcmp(argv[2], "off") && argc == 3 ? NULL : argv + 2)
+		      ? LAB_FAIL : 0;
+	lab_free(r);
+	return ret;
+}
+
+static const char usage_capture[] =
+"usage: bpfwire-lab capture [--run ID] [SEGMENT]\n"
+"Captures are on by default (`up --no-capture` turns them off): one tcpdump\n"
+"per segment into RUN/segments/SEGMENT.pcap. Without SEGMENT, list them;\n"
+"with it, start capturing that segment if it isn't already.\n";
+
+static int cmd_capture(int argc, char **argv)
+{
+	struct lab_run *r;
+	int ret;
+
+	COMMON(argc, argv, usage_capture, NULL, NULL, NULL, NULL);
+	if (argc > 1)
+		return usage_err(usage_capture);
+	ret = lab_open(opt_run, &r);
+	if (ret)
+		return ret;
+	if (argc == 1) {
+		ret = lab_capture_start(r, argv[0]) ? LAB_FAIL : 0;
+	} else {
+		for (int s = 0; s < r->nsegments; s++) {
+			int pid = 0;
+
+			for (int i = 0; i < r->nprocs; i++)
+				if (!strcmp(r->procs[i].role, "tcpdump") && !strcmp(r->procs[i].name, r->segments[s].name) &&
+				    proc_alive(r->procs[i].pid, r->procs[i].start))
+					pid = r->procs[i].pid;
+			printf("%-12s %-10s %s %s\n", r->segments[s].name, r->segments[s].bridge,
+			       pid ? "capturing into" : "not capturing;", pid ? r->segments[s].pcap : "");
+		}
+	}
+	lab_free(r);
+	return ret;
+}
+
+/* ---- shell / status / down / list -------------------------------------- */
+
+static const char usage_shell[] =
+"usage: bpfwire-lab shell [--run ID] HOST\n"
+"Interactive shell on HOST's second serial port (ttyS1); the kernel console\n"
+"(ttyS0) is in RUN/hosts/HOST/console.log. Ctrl-] leaves.\n";
+static const char usage_status[] = "usage: bpfwire-lab status [--run ID]\nThe run's processes, guests, NICs and segments.\n";
+static const char usage_down[] =
+"usage: bpfwire-lab down [--run ID | --all]\n"
+"Kill every process of the run by pid (QEMU, tcpdump, dnsmasq, then anything\n"
+"left in its netns), delete the netns and the state dir, and scan the\n"
+"consoles for kernel splats (exit 1 if any, quoted in RUN/splats.txt).\n"
+"--all also removes runs without readable state and orphan bpfwire-* netns.\n";
+static const char usage_list[] = "usage: bpfwire-lab list\nRuns in " LAB_STATE_ROOT " and orphan bpfwire-* netns.\n";
+
+static int cmd_shell(int argc, char **argv)
+{
+	struct lab_run *r;
+	int ret;
+
+	COMMON(argc, argv, usage_shell, NULL, NULL, NULL, NULL);
+	if (argc != 1)
+		return usage_err(usage_shell);
+	ret = lab_open(opt_run, &r);
+	if (ret)
+		return ret;
+	lab_install_signals();
+	ret = lab_shell(r, argv[0]) ? LAB_FAIL : 0;
+	lab_free(r);
+	return ret;
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	struct lab_run *r;
+	int ret;
+
+	COMMON(argc, argv, usage_status, NULL, NULL, NULL, NULL);
+	if (argc)
+		return usage_err(usage_status);
+	ret = lab_open(opt_run, &r);
+	if (ret)
+		return ret;
+	lab_status(r, stdout);
+	lab_free(r);
+	return 0;
+}
+
+static int all_opt(int c, const char *arg, void *p)
+{
+	return bridge_opt(c == 'A' ? 'b' : c, arg, p);
+}
+
+static int cmd_down(int argc, char **argv)
+{
+	static const struct option o[] = { { "all", no_argument, NULL, 'A' }, { 0 } };
+	bool all = false;
+	struct lab_run *r;
+	int ret;
+
+	COMMON(argc, argv, usage_down, "", o, all_opt, &all);
+	if (argc)
+		return usage_err(usage_down);
+	/* teardown runs to its end: a second Ctrl-C must not cut it short */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	if (all)
+		return lab_down_all(false);
+	ret = lab_open(opt_run, &r);
+	if (ret)
+		return ret;
+	ret = lab_down(r, false);
+	lab_free(r);
+	return ret;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	COMMON(argc, argv, usage_list, NULL, NULL, NULL, NULL);
+	if (argc)
+		return usage_err(usage_list);
+	return lab_list(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd;
+
+	while (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--verbose")) {
+			lab_log_level = LOG_DEBUG;
+		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			fputs(usage_main, stdout);
+			return 0;
+		} else if (!strcmp(argv[1], "--version")) {
+			printf("bpfwire-lab %s\n", BPFWIRE_VERSION);
+			return 0;
+		} else {
+			return usage_err(usage_main);
+		}
+		argc--;
+		argv++;
+	}
+	if (argc < 2)
+		return usage_err(usage_main);
+	cmd = argv[1];
+	argc--;
+	argv++;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(cmd, "up"))
+		return do_up(argc, argv, false);
+	if (!strcmp(cmd, "bench-boot"))
+		return do_up(argc, argv, true);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc, argv);
+	if (!strcmp(cmd, "exec"))
+		return cmd_exec(argc, argv, false);
+	if (!strcmp(cmd, "spawn"))
+		return cmd_exec(argc, argv, true);
+	if (!strcmp(cmd, "wait"))
+		return cmd_wait(argc, argv);
+	if (!strcmp(cmd, "link"))
+		return cmd_link(argc, argv);
+	if (!strcmp(cmd, "netem"))
+		return cmd_netem(argc, argv);
+	if (!strcmp(cmd, "capture"))
+		return cmd_capture(argc, argv);
+	if (!strcmp(cmd, "shell"))
+		return cmd_shell(argc, argv);
+	if (!strcmp(cmd, "status"))
+		return cmd_status(argc, argv);
+	if (!strcmp(cmd, "down"))
+		return cmd_down(argc, argv);
+	if (!strcmp(cmd, "list"))
+		return cmd_list(argc, argv);
+	fprintf(stderr, "bpfwire-lab: unknown command '%s'\n", cmd);
+	return usage_err(usage_main);
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "qmp.h"
+
+int qmp_open(struct qmp *q, const char *path, int timeout_ms)
+{
+	json_object *greet, *ret;
+	char err[256];
+	int r;
+
+	q->next_id = 1;
+	r = jchan_connect(&q->ch, path, timeout_ms);
+	if (r)
+		return r;
+	greet = jchan_recv(&q->ch, timeout_ms);
+	if (!greet || !json_object_object_get_ex(greet, "QMP", NULL)) {
+		r = greet ? -EPROTO : -errno;
+		json_object_put(greet);
+		jchan_close(&q->ch);
+		return r;
+	}
+	json_object_put(greet);
+	ret = qmp_execute(q, "qmp_capabilities", NULL, timeout_ms, err, sizeof(err));
+	if (!ret) {
+		jchan_close(&q->ch);
+		return -EPROTO;
+	}
+	json_object_put(ret);
+	return 0;
+}
+
+void qmp_close(struct qmp *q)
+{
+	jchan_close(&q->ch);
+}
+
+json_object *qmp_execute(struct qmp *q, const char *cmd, json_object *args,
+			 int timeout_ms, char *err, size_t errlen)
+{
+	json_object *req = json_object_new_object(), *resp, *v, *id;
+	int my_id = q->next_id++;
+	int r;
+
+	json_object_object_add(req, "execute", json_object_new_string(cmd));
+	if (args)
+		json_object_object_add(req, "arguments", args);
+	json_object_object_add(req, "id", json_object_new_int(my_id));
+	r = jchan_send(&q->ch, req);
+	json_object_put(req);
+	if (r) {
+		snprintf(err, errlen, "couldn't send %s: %s", cmd, strerror(-r));
+		return NULL;
+	}
+	for (;;) {
+		resp = jchan_recv(&q->ch, timeout_ms);
+		if (!resp) {
+			snprintf(err, errlen, "no answer to %s: %s", cmd, strerror(errno));
+			return NULL;
+		}
+		if (json_object_object_get_ex(resp, "event", NULL) ||
+		    !json_object_object_get_ex(resp, "id", &id) ||
+		    json_object_get_int(id) != my_id) {
+			json_object_put(resp);
+			continue;
+		}
+		if (json_object_object_get_ex(resp, "return", &v)) {
+			json_object_get(v);
+			json_object_put(resp);
+			return v;
+		}
+		if (json_object_object_get_ex(resp, "error", &v)) {
+			json_object *desc;
+
+			json_object_object_get_ex(v, "desc", &desc);
+			snprintf(err, errlen, "%s failed: %s", cmd,
+				 desc ? json_object_get_string(desc) : json_object_to_json_string(v));
+		} else {
+			snprintf(err, errlen, "%s: unexpected answer %s", cmd, json_object_to_json_string(resp));
+		}
+		json_object_put(resp);
+		return NULL;
+	}
+}
+
+int qmp_set_link(struct qmp *q, const char *device, int up, char *err, size_t errlen)
+{
+	json_object *args = json_object_new_object(), *r;
+
+	json_object_object_add(args, "name", json_object_new_string(device));
+	json_object_object_add(args, "up", json_object_new_boolean(up));
+	r = qmp_execute(q, "set_link", args, 5000, err, errlen);
+	if (!r)
+		return -1;
+	json_object_put(r);
+	return 0;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A lab run: one netns, its bridges, taps, dnsmasq, tcpdump and one QEMU
+ * per guest. This is the API a scenario runner calls (see lab/README.md):
+ *
+ *	lab_install_signals();
+ *	lab_up(&opts, &topo, &run);          boots; tears down itself on failure
+ *	lab_exec(run, "receiver", argv, 10000, &res);
+ *	lab_link(run, "sender", "eth0", false, LINK_CARRIER);
+ *	lab_down(run);                       always; returns splat count > 0 as 1
+ *	lab_free(run);
+ */
+#ifndef BPFWIRE_LAB_RUN_H
+#define BPFWIRE_LAB_RUN_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "qga.h"
+#include "topology.h"
+
+#define LAB_STATE_ROOT "/run/bpfwire"
+#define LAB_RUN_ID_MAX 32
+#define LAB_MAX_PROCS  (TOPO_MAX_HOSTS + TOPO_MAX_SEGMENTS + 4)
+
+extern volatile sig_atomic_t lab_interrupted;	/* SIGINT/SIGTERM/SIGHUP seen */
+void lab_install_signals(void);
+
+struct lab_proc {
+	char role[16];		/* qemu, dnsmasq, tcpdump */
+	char name[32];		/* guest or segment */
+	pid_t pid;
+	unsigned long long start;	/* /proc/PID/stat starttime: pid reuse guard */
+};
+
+struct lab_nic {
+	char ifname[TOPO_IFNAME_MAX + 1];
+	char tap[16];
+	char segment[TOPO_NAME_MAX + 1];
+	char device[16];	/* QEMU device id, for set_link */
+	char mac[18];
+};
+
+struct lab_guest {
+	char name[TOPO_NAME_MAX + 1];
+	char dir[PATH_MAX];	/* RESULTS/hosts/NAME, the guest's writable share */
+	char qmp[108], qga[108], shell[108];
+	pid_t pid;
+	unsigned long long start;
+	double t_kernel, t_ready;	/* seconds after its QEMU started, -1 if not */
+	long rss_kib;
+	int nnics;
+	struct lab_nic nics[TOPO_MAX_NICS];
+};
+
+struct lab_segment {
+	char name[TOPO_NAME_MAX + 1];
+	char bridge[16];
+	char pcap[PATH_MAX];
+};
+
+struct lab_run {
+	char id[LAB_RUN_ID_MAX + 1];
+	char netns[64];
+	char statedir[PATH_MAX];	/* /run/bpfwire/ID: state.json, sockets */
+	char results[PATH_MAX];		/* RUN: consoles, pcaps, shares */
+	char topology[PATH_MAX];
+	char topo_name[64];
+	char kernel[PATH_MAX];
+	char accel[8];
+	char status[16];		/* booting, ready, failed */
+	long long created;		/* epoch seconds */
+	double boot_s;			/* up: first QEMU start to all ready */
+	int nprocs, nguests, nsegments;
+	struct lab_proc procs[LAB_MAX_PROCS];
+	struct lab_guest guests[TOPO_MAX_HOSTS];
+	struct lab_segment segments[TOPO_MAX_SEGMENTS];
+};
+
+struct lab_up_opts {
+	const char *run_id;	/* NULL: TOPO-XXXX */
+	const char *results;	/* NULL: ./results/ID */
+	const char *kernel;	/* NULL: $BPFWIRE_KERNEL or BUILD/kernel/bzImage */
+	const char *accel;	/* auto, kvm, tcg */
+	const char *append;	/* extra kernel parameters for every guest */
+	int timeout_s;		/* per guest, to ready */
+	bool capture;		/* tcpdump per segment */
+	bool quiet;		/* no progress lines */
+};
+
+enum link_how { LINK_CARRIER, LINK_BRIDGE_PORT };
+
+/* Exit statuses of the CLI that library calls map to. */
+enum { LAB_OK = 0, LAB_FAIL = 1, LAB_EUSAGE = 2 };
+
+const char *lab_default_kernel(void);
+int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run **out);
+/* Load a run from its state file; id NULL picks the only one. */
+int lab_open(const char *id, struct lab_run **out);
+/* Tear down (certain, idempotent). Returns 0, or 1 if a console had a splat. */
+int lab_down(struct lab_run *r, bool quiet);
+void lab_free(struct lab_run *r);
+int lab_save(const struct lab_run *r);
+const struct lab_guest *lab_guest(const struct lab_run *r, const char *name);
+
+int lab_exec(struct lab_run *r, const char *host, char *const argv[], int timeout_ms,
+	     struct qga_result *res);
+long lab_spawn(struct lab_run *r, const char *host, char *const argv[]);
+int lab_wait(struct lab_run *r, const char *host, long pid, int timeout_ms,
+	     struct qga_result *res);
+int lab_link(struct lab_run *r, const char *host, const char *iface, bool up, enum link_how how);
+/* tc netem on the NIC's tap (frames towards the guest); args NULL: remove. */
+int lab_netem(struct lab_run *r, const char *host, const char *iface, char *const args[]);
+int lab_capture_start(struct lab_run *r, const char *segment);
+void lab_status(struct lab_run *r, FILE *f);
+/* Scan every console for splats; quote them to f. Returns how many. */
+int lab_scan_splats(const struct lab_run *r, FILE *f);
+int lab_shell(struct lab_run *r, const char *host);
+/* Run ids that have a state dir, and bpfwire-* netns without one. */
+int lab_list(FILE *f);
+/* down every run and every orphan bpfwire-* netns. */
+int lab_down_all(bool quiet);
+
+#endif

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The run's state file, STATEDIR/state.json (copied to RESULTS/state.json). */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "run.h"
+#include "util.h"
+
+#define PUT_STR(o, k, v)  json_object_object_add(o, k, json_object_new_string(v))
+#define PUT_INT(o, k, v)  json_object_object_add(o, k, json_object_new_int64(v))
+#define PUT_DBL(o, k, v)  json_object_object_add(o, k, json_object_new_double(v))
+
+int lab_save(const struct lab_run *r)
+{
+	json_object *o = json_object_new_object(), *a, *e, *n;
+	char path[PATH_MAX + 32];
+	const char *text;
+	int ret;
+
+	PUT_STR(o, "run", r->id);
+	PUT_STR(o, "netns", r->netns);
+	PUT_STR(o, "statedir", r->statedir);
+	PUT_STR(o, "results", r->results);
+	PUT_STR(o, "topology", r->topology);
+	PUT_STR(o, "topology_name", r->topo_name);
+	PUT_STR(o, "kernel", r->kernel);
+	PUT_STR(o, "accel", r->accel);
+	PUT_STR(o, "status", r->status);
+	PUT_INT(o, "created", r->created);
+	PUT_DBL(o, "boot_s", r->boot_s);
+	PUT_INT(o, "lab_pid", getpid());
+
+	a = json_object_new_array();
+	for (int i = 0; i < r->nprocs; i++) {
+		e = json_object_new_object();
+		PUT_STR(e, "role", r->procs[i].role);
+		PUT_STR(e, "name", r->procs[i].name);
+		PUT_INT(e, "pid", r->procs[i].pid);
+		PUT_INT(e, "start", (long long)r->procs[i].start);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "procs", a);
+
+	a = json_object_new_array();
+	for (int i = 0; i < r->nsegments; i++) {
+		e = json_object_new_object();
+		PUT_STR(e, "name", r->segments[i].name);
+		PUT_STR(e, "bridge", r->segments[i].bridge);
+		PUT_STR(e, "pcap", r->segments[i].pcap);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "segments", a);
+
+	a = json_object_new_array();
+	for (int i = 0; i < r->nguests; i++) {
+		const struct lab_guest *g = &r->guests[i];
+		json_object *nics = json_object_new_array();
+
+		e = json_object_new_object();
+		PUT_STR(e, "name", g->name);
+		PUT_STR(e, "dir", g->dir);
+		PUT_STR(e, "qmp", g->qmp);
+		PUT_STR(e, "qga", g->qga);
+		PUT_STR(e, "shell", g->shell);
+		PUT_INT(e, "pid", g->pid);
+		PUT_INT(e, "start", (long long)g->start);
+		PUT_DBL(e, "t_kernel", g->t_kernel);
+		PUT_DBL(e, "t_ready", g->t_ready);
+		PUT_INT(e, "rss_kib", g->rss_kib);
+		for (int j = 0; j < g->nnics; j++) {
+			n = json_object_new_object();
+			PUT_STR(n, "ifname", g->nics[j].ifname);
+			PUT_STR(n, "tap", g->nics[j].tap);
+			PUT_STR(n, "segment", g->nics[j].segment);
+			PUT_STR(n, "device", g->nics[j].device);
+			PUT_STR(n, "mac", g->nics[j].mac);
+			json_object_array_add(nics, n);
+		}
+		json_object_object_add(e, "nics", nics);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "guests", a);
+
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+	snprintf(path, sizeof(path), "%s/state.json", r->statedir);
+	ret = write_file_atomic(path, text);
+	if (ret)
+		pr_warn("couldn't write state file %s: %s\n", path, errno_str(ret));
+	if (r->results[0]) {
+		snprintf(path, sizeof(path), "%s/state.json", r->results);
+		write_file_atomic(path, text);
+	}
+	json_object_put(o);
+	return ret;
+}
+
+static void get_str(json_object *o, const char *k, char *out, size_t len)
+{
+	json_object *v;
+
+	out[0] = '\0';
+	if (json_object_object_get_ex(o, k, &v))
+		snprintf(out, len, "%s", json_object_get_string(v));
+}
+
+static long long get_int(json_object *o, const char *k)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : 0;
+}
+
+static double get_dbl(json_object *o, const char *k)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) ? json_object_get_double(v) : -1;
+}
+
+/* Used by lab_open(). */
+int lab_load_state(const char *path, struct lab_run *r)
+{
+	json_object *o = json_object_from_file(path), *a, *e, *n;
+
+	if (!o) {
+		pr_warn("couldn't read state file %s: %s\n", path, json_util_get_last_err());
+		return -1;
+	}
+	memset(r, 0, sizeof(*r));
+	get_str(o, "run", r->id, sizeof(r->id));
+	get_str(o, "netns", r->netns, sizeof(r->netns));
+	get_str(o, "statedir", r->statedir, sizeof(r->statedir));
+	get_str(o, "results", r->results, sizeof(r->results));
+	get_str(o, "topology", r->topology, sizeof(r->topology));
+	get_str(o, "topology_name", r->topo_name, sizeof(r->topo_name));
+	get_str(o, "kernel", r->kernel, sizeof(r->kernel));
+	get_str(o, "accel", r->accel, sizeof(r->accel));
+	get_str(o, "status", r->status, sizeof(r->status));
+	r->created = get_int(o, "created");
+	r->boot_s = get_dbl(o, "boot_s");
+
+	if (json_object_object_get_ex(o, "procs", &a))
+		for (size_t i = 0; i < json_object_array_length(a) && r->nprocs < LAB_MAX_PROCS; i++) {
+			struct lab_proc *p = &r->procs[r->nprocs++];
+
+			e = json_object_array_get_idx(a, i);
+			get_str(e, "role", p->role, sizeof(p->role));
+			get_str(e, "name", p->name, sizeof(p->name));
+			p->pid = (pid_t)get_int(e, "pid");
+			p->start = (unsigned long long)get_int(e, "start");
+		}
+	if (json_object_object_get_ex(o, "segments", &a))
+		for (size_t i = 0; i < json_object_array_length(a) && r->nsegments < TOPO_MAX_SEGMENTS; i++) {
+			struct lab_segment *s = &r->segments[r->nsegments++];
+
+			e = json_object_array_get_idx(a, i);
+			get_str(e, "name", s->name, sizeof(s->name));
+			get_str(e, "bridge", s->bridge, sizeof(s->bridge));
+			get_str(e, "pcap", s->pcap, sizeof(s->pcap));
+		}
+	if (json_object_object_get_ex(o, "guests", &a))
+		for (size_t i = 0; i < json_object_array_length(a) && r->nguests < TOPO_MAX_HOSTS; i++) {
+			struct lab_guest *g = &r->guests[r->nguests++];
+			json_object *nics;
+
+			e = json_object_array_get_idx(a, i);
+			get_str(e, "name", g->name, sizeof(g->name));
+			get_str(e, "dir", g->dir, sizeof(g->dir));
+			get_str(e, "qmp", g->qmp, sizeof(g->qmp));
+			get_str(e, "qga", g->qga, sizeof(g->qga));
+			get_str(e, "shell", g->shell, sizeof(g->shell));
+			g->pid = (pid_t)get_int(e, "pid");
+			g->start = (unsigned long long)get_int(e, "start");
+			g->t_kernel = get_dbl(e, "t_kernel");
+			g->t_ready = get_dbl(e, "t_ready");
+			g->rss_kib = (long)get_int(e, "rss_kib");
+			if (json_object_object_get_ex(e, "nics", &nics))
+				for (size_t j = 0; j < json_object_array_length(nics) && g->nnics < TOPO_MAX_NICS; j++) {
+					struct lab_nic *nc = &g->nics[g->nnics++];
+
+					n = json_object_array_get_idx(nics, j);
+					get_str(n, "ifname", nc->ifname, sizeof(nc->ifname));
+					get_str(n, "tap", nc->tap, sizeof(nc->tap));
+					get_str(n, "segment", nc->segment, sizeof(nc->segment));
+					get_str(n, "device", nc->device, sizeof(nc->device));
+					get_str(n, "mac", nc->mac, sizeof(nc->mac));
+				}
+		}
+	json_object_put(o);
+	return 0;
+}

@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Topology file parser. Grammar and examples: topology/README.md. */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topology.h"
+
+#define MAX_TOKENS 16
+
+struct parser {
+	const char *path;
+	struct topology *t;
+	char *err;
+	size_t errlen;
+	int line;
+	enum { BLK_NONE, BLK_SEGMENT, BLK_HOST } blk;
+	/* nic segment names and route devs, resolved after the whole file */
+	char nic_seg[TOPO_MAX_HOSTS][TOPO_MAX_NICS][64];
+	char addr_dev[TOPO_MAX_HOSTS][TOPO_MAX_NICS * TOPO_MAX_ADDRS][TOPO_IFNAME_MAX + 1];
+	struct topo_addr pend_addr[TOPO_MAX_HOSTS][TOPO_MAX_NICS * TOPO_MAX_ADDRS];
+	int npend[TOPO_MAX_HOSTS];
+};
+
+static __attribute__((format(printf, 3, 4)))
+int fail(struct parser *p, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(p->err, p->errlen, "%s:%d: ", p->path, line);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool valid_name(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > max || !(islower((unsigned char)s[0]) || isdigit((unsigned char)s[0])))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!islower((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) && s[i] != '-' && s[i] != '_')
+			return false;
+	return true;
+}
+
+static bool valid_token(const char *s, const char *extra)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
+			return false;
+	return true;
+}
+
+/* "ADDR" or "ADDR/LEN"; plen = -1 when absent. */
+static int parse_prefix(const char *s, struct topo_prefix *out)
+{
+	char buf[80], *slash, *end;
+	long len = -1;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash) {
+		*slash = '\0';
+		errno = 0;
+		len = strtol(slash + 1, &end, 10);
+		if (errno || *end || end == slash + 1 || len < 0)
+			return -1;
+	}
+	memset(out, 0, sizeof(*out));
+	if (inet_pton(AF_INET, buf, &out->addr.v4) == 1) {
+		out->family = AF_INET;
+		if (len > 32)
+			return -1;
+	} else if (inet_pton(AF_INET6, buf, &out->addr.v6) == 1) {
+		out->family = AF_INET6;
+		if (len > 128)
+			return -1;
+	} else {
+		return -1;
+	}
+	out->plen = (int)len;
+	return 0;
+}
+
+static const uint8_t *prefix_bytes(const struct topo_prefix *p)
+{
+	return p->family == AF_INET ? (const uint8_t *)&p->addr.v4
+				    : (const uint8_t *)&p->addr.v6;
+}
+
+/* Is address a inside network n/n.plen? */
+static bool prefix_contains(const struct topo_prefix *n, const struct topo_prefix *a)
+{
+	const uint8_t *nb = prefix_bytes(n), *ab = prefix_bytes(a);
+	int bits = n->plen;
+
+	if (n->family != a->family)
+		return false;
+	for (int i = 0; bits > 0; i++, bits -= 8) {
+		uint8_t mask = bits >= 8 ? 0xff : (uint8_t)(0xff << (8 - bits));
+
+		if ((nb[i] & mask) != (ab[i] & mask))
+			return false;
+	}
+	return true;
+}
+
+static bool host_bits_zero(const struct topo_prefix *p)
+{
+	const uint8_t *b = prefix_bytes(p);
+	int total = p->family == AF_INET ? 32 : 128;
+
+	for (int bit = p->plen; bit < total; bit++)
+		if (b[bit / 8] & (0x80 >> (bit % 8)))
+			return false;
+	return true;
+}
+
+static bool host_bits_ones(const struct topo_prefix *p)
+{
+	const uint8_t *b = prefix_bytes(p);
+
+	for (int bit = p->plen; bit < 32; bit++)
+		if (!(b[bit / 8] & (0x80 >> (bit % 8))))
+			return false;
+	return true;
+}
+
+static bool same_addr(const struct topo_prefix *a, const struct topo_prefix *b)
+{
+	if (a->family != b->family)
+		return false;
+	return memcmp(prefix_bytes(a), prefix_bytes(b),
+		      a->family == AF_INET ? 4 : 16) == 0;
+}
+
+/* Only documentation prefixes and link-local may appear in a topology. */
+static bool documentation_prefix(const struct topo_prefix *p)
+{
+	static const char *const allowed[] = {
+		"192.0.2.0/24", "198.51.100.0/24", "2001:db8::/32",
+	};
+	struct topo_prefix n;
+
+	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
+		parse_prefix(allowed[i], &n);
+		if (p->family == n.family && p->plen >= n.plen && prefix_contains(&n, p))
+			return true;
+	}
+	return false;
+}
+
+static bool link_local(const struct topo_prefix *p)
+{
+	struct topo_prefix ll;
+
+	parse_prefix("fe80::/64", &ll);
+	return prefix_contains(&ll, p);
+}
+
+void topo_format_prefix(const struct topo_prefix *p, char *out, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	if (!p->family) {
+		snprintf(out, len, "dhcp");
+		return;
+	}
+	inet_ntop(p->family, prefix_bytes(p), a, sizeof(a));
+	if (p->plen >= 0)
+		snprintf(out, len, "%s/%d", a, p->plen);
+	else
+		snprintf(out, len, "%s", a);
+}
+
+void topo_segment_lab_addr(const struct topo_prefix *p, struct topo_prefix *out)
+{
+	uint8_t *b;
+
+	*out = *p;
+	b = out->family == AF_INET ? (uint8_t *)&out->addr.v4 : (uint8_t *)&out->addr.v6;
+	b[out->family == AF_INET ? 3 : 15] |= 1;
+}
+
+void topo_format_mac(const uint8_t mac[6], char out[18])
+{
+	snprintf(out, 18, "%02x:%02x:%02x:%02x:%02x:%02x",
+		 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+}
+
+static const char *const model_names[] = { "virtio-net", "e1000", "e1000e" };
+static const char *const model_qemu[] = { "virtio-net-pci", "e1000", "e1000e" };
+
+const char *topo_model_name(enum nic_model m) { return model_names[m]; }
+const char *topo_model_qemu(enum nic_model m) { return model_qemu[m]; }
+
+const struct topo_host *topo_host(const struct topology *t, const char *name)
+{
+	for (int i = 0; i < t->nhosts; i++)
+		if (!strcmp(t->hosts[i].name, name))
+			return &t->hosts[i];
+	return NULL;
+}
+
+int topo_nic_index(const struct topo_host *h, const char *ifname)
+{
+	for (int i = 0; i < h->nnics; i++)
+		if (!strcmp(h->nics[i].ifname, ifname))
+			return i;
+	return -1;
+}
+
+static int segment_index(const struct topology *t, const char *name)
+{
+	for (int i = 0; i < t->nsegments; i++)
+		if (!strcmp(t->segments[i].name, name))
+			return i;
+	return -1;
+}
+
+static bool parse_onoff(const char *s, bool *out)
+{
+	if (!strcmp(s, "on") || !strcmp(s, "yes")) {
+		*out = true;
+		return true;
+	}
+	if (!strcmp(s, "off") || !strcmp(s, "no")) {
+		*out = false;
+		return true;
+	}
+	return false;
+}
+
+static int parse_segment_key(struct parser *p, char **tok, int n)
+{
+	struct topo_segment *s = &p->t->segments[p->t->nsegments - 1];
+	struct topo_prefix pf;
+
+	if (!strcmp(tok[0], "ipv4") || !strcmp(tok[0], "ipv6")) {
+		int fam = tok[0][3] == '4' ? AF_INET : AF_INET6;
+		struct topo_prefix *dst = fam == AF_INET ? &s->v4 : &s->v6;
+
+		if (n != 2)
+			return fail(p, p->line, "'%s' takes one prefix", tok[0]);
+		if (parse_prefix(tok[1], &pf) || pf.family != fam || pf.plen < 0)
+			return fail(p, p->line, "bad %s prefix '%s'", tok[0], tok[1]);
+		if (!host_bits_zero(&pf))
+			return fail(p, p->line, "prefix '%s' has host bits set", tok[1]);
+		if (!documentation_prefix(&pf))
+			return fail(p, p->line, "prefix '%s' is not inside a documentation prefix (192.0.2.0/24, 198.51.100.0/24, 2001:db8::/32)", tok[1]);
+		if (fam == AF_INET && pf.plen > 30)
+			return fail(p, p->line, "prefix '%s' is too small for a segment", tok[1]);
+		if (dst->family)
+			return fail(p, p->line, "segment '%s' already has an %s prefix", s->name, tok[0]);
+		*dst = pf;
+		return 0;
+	}
+	if (!strcmp(tok[0], "dhcp")) {
+		if (n != 2 || !parse_onoff(tok[1], &s->dhcp))
+			return fail(p, p->line, "'dhcp' takes on or off");
+		return 0;
+	}
+	return fail(p, p->line, "unknown key '%s' in segment '%s'", tok[0], s->name);
+}
+
+static int parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned v[6];
+	char tail;
+
+	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &tail) != 6)
+		return -1;
+	for (int i = 0; i < 6; i++)
+		mac[i] = (uint8_t)v[i];
+	return (mac[0] & 1) ? -1 : 0;	/* multicast */
+}
+
+static int parse_host_key(struct parser *p, char **tok, int n, const char *rest)
+{
+	int hi = p->t->nhosts - 1;
+	struct topo_host *h = &p->t->hosts[hi];
+
+	if (!strcmp(tok[0], "memory")) {
+		char *end;
+		unsigned long v;
+
+		if (n != 2)
+			return fail(p, p->line, "'memory' takes one size");
+		errno = 0;
+		v = strtoul(tok[1], &end, 10);
+		if (!strcmp(end, "G"))
+			v *= 1024;
+		else if (*end && strcmp(end, "M"))
+			end = NULL;
+		if (errno || !end || v < 64 || v > 4096)
+			return fail(p, p->line, "bad memory size '%s' (64M to 4G)", tok[1]);
+		h->memory_mib = (unsigned)v;
+		return 0;
+	}
+	if (!strcmp(tok[0], "cpus")) {
+		char *end;
+		unsigned long v;
+
+		if (n != 2)
+			return fail(p, p->line, "'cpus' takes one number");
+		v = strtoul(tok[1], &end, 10);
+		if (*end || v < 1 || v > 4)
+			return fail(p, p->line, "bad cpus '%s' (1 to 4)", tok[1]);
+		h->cpus = (unsigned)v;
+		return 0;
+	}
+	if (!strcmp(tok[0], "router")) {
+		if (n != 2 || !parse_onoff(tok[1], &h->router))
+			return fail(p, p->line, "'router' takes on or off");
+		return 0;
+	}
+	if (!strcmp(tok[0], "append")) {
+		if (!rest || !*rest)
+			return fail(p, p->line, "'append' takes kernel parameters");
+		if (strlen(rest) >= sizeof(h->append))
+			return fail(p, p->line, "'append' is too long");
+		if (!valid_token(rest, " ._-=,:/+"))
+			return fail(p, p->line, "'append' holds a character outside [A-Za-z0-9 ._-=,:/+]");
+		strcpy(h->append, rest);
+		return 0;
+	}
+	if (!strcmp(tok[0], "nic")) {
+		struct topo_nic *nic;
+
+		if (n < 3 || (n - 3) % 2)
+			return fail(p, p->line, "usage: nic IFACE SEGMENT [model MODEL] [mac MAC]");
+		if (h->nnics == TOPO_MAX_NICS)
+			return fail(p, p->line, "too many NICs on host '%s' (at most %d)", h->name, TOPO_MAX_NICS);
+		if (!valid_name(tok[1], TOPO_IFNAME_MAX))
+			return fail(p, p->line, "bad interface name '%s'", tok[1]);
+		if (topo_nic_index(h, tok[1]) >= 0)
+			return fail(p, p->line, "duplicate NIC '%s' on host '%s'", tok[1], h->name);
+		nic = &h->nics[h->nnics];
+		memset(nic, 0, sizeof(*nic));
+		snprintf(nic->ifname, sizeof(nic->ifname), "%s", tok[1]);
+		nic->line = p->line;
+		snprintf(p->nic_seg[hi][h->nnics], sizeof(p->nic_seg[0][0]), "%s", tok[2]);
+		for (int i = 3; i < n; i += 2) {
+			if (!strcmp(tok[i], "model")) {
+				int m;
+
+				for (m = 0; m < 3; m++)
+					if (!strcmp(tok[i + 1], model_names[m]))
+						break;
+				if (m == 3)
+					return fail(p, p->line, "bad NIC model '%s' (expected virtio-net, e1000 or e1000e)", tok[i + 1]);
+				nic->model = (enum nic_model)m;
+			} else if (!strcmp(tok[i], "mac")) {
+				if (parse_mac(tok[i + 1], nic->mac))
+					return fail(p, p->line, "bad MAC address '%s'", tok[i + 1]);
+				nic->mac_given = true;
+			} else {
+				return fail(p, p->line, "unknown NIC option '%s' (expected model or mac)", tok[i]);
+			}
+		}
+		if (!nic->mac_given) {
+			uint8_t mac[6] = { 0x52, 0x54, 0x00, 0xbf, (uint8_t)(hi + 1), (uint8_t)h->nnics };
+
+			memcpy(nic->mac, mac, 6);
+		}
+		h->nnics++;
+		return 0;
+	}
+	if (!strcmp(tok[0], "address")) {
+		struct topo_addr *a;
+
+		if (n != 3)
+			return fail(p, p->line, "usage: address IFACE ADDRESS[/LEN]|dhcp");
+		if (p->npend[hi] == TOPO_MAX_NICS * TOPO_MAX_ADDRS)
+			return fail(p, p->line, "too many addresses on host '%s'", h->name);
+		a = &p->pend_addr[hi][p->npend[hi]];
+		memset(a, 0, sizeof(*a));
+		a->line = p->line;
+		if (strcmp(tok[2], "dhcp") && parse_prefix(tok[2], &a->a))
+			return fail(p, p->line, "bad address '%s'", tok[2]);
+		snprintf(p->addr_dev[hi][p->npend[hi]], TOPO_IFNAME_MAX + 1, "%.15s", tok[1]);
+		p->npend[hi]++;
+		return 0;
+	}
+	if (!strcmp(tok[0], "route")) {
+		struct topo_route *r;
+		struct topo_prefix d, v;
+
+		if (n < 4 || n % 2)
+			return fail(p, p->line, "usage: route DEST|default via GATEWAY [dev IFACE] or route DEST dev IFACE");
+		if (h->nroutes == TOPO_MAX_ROUTES)
+			return fail(p, p->line, "too many routes on host '%s'", h->name);
+		r = &h->routes[h->nroutes];
+		memset(r, 0, sizeof(*r));
+		r->line = p->line;
+		if (strcmp(tok[1], "default")) {
+			if (parse_prefix(tok[1], &d) || d.plen < 0 || !host_bits_zero(&d))
+				return fail(p, p->line, "bad route destination '%s'", tok[1]);
+			r->family = d.family;
+		}
+		snprintf(r->dest, sizeof(r->dest), "%s", tok[1]);
+		for (int i = 2; i < n; i += 2) {
+			if (!strcmp(tok[i], "via")) {
+				if (parse_prefix(tok[i + 1], &v) || v.plen >= 0)
+					return fail(p, p->line, "bad gateway '%s'", tok[i + 1]);
+				if (r->family && r->family != v.family)
+					return fail(p, p->line, "gateway '%s' is not of the destination's family", tok[i + 1]);
+				r->family = v.family;
+				snprintf(r->via, sizeof(r->via), "%s", tok[i + 1]);
+			} else if (!strcmp(tok[i], "dev")) {
+				if (topo_nic_index(h, tok[i + 1]) < 0)
+					return fail(p, p->line, "unknown interface '%s' on host '%s'", tok[i + 1], h->name);
+				snprintf(r->dev, sizeof(r->dev), "%s", tok[i + 1]);
+			} else {
+				return fail(p, p->line, "unknown route option '%s' (expected via or dev)", tok[i]);
+			}
+		}
+		if (!r->family)
+			return fail(p, p->line, "a default route needs a gateway ('via')");
+		h->nroutes++;
+		return 0;
+	}
+	if (!strcmp(tok[0], "sysctl")) {
+		struct topo_sysctl *s;
+		char *eq;
+
+		if (n != 2 || !(eq = strchr(tok[1], '=')) || eq == tok[1])
+			return fail(p, p->line, "usage: sysctl KEY=VALUE");
+		if (h->nsysctls == TOPO_MAX_SYSCTLS)
+			return fail(p, p->line, "too many sysctls on host '%s'", h->name);
+		*eq = '\0';
+		s = &h->sysctls[h->nsysctls];
+		if (strlen(tok[1]) >= sizeof(s->key) || strlen(eq + 1) >= sizeof(s->value) ||
+		    !valid_token(tok[1], "._-/") || strstr(tok[1], "..") || !valid_token(eq + 1, "._-:,"))
+			return fail(p, p->line, "bad sysctl '%s=%s'", tok[1], eq + 1);
+		strcpy(s->key, tok[1]);
+		strcpy(s->value, eq + 1);
+		s->line = p->line;
+		h->nsysctls++;
+		return 0;
+	}
+	return fail(p, p->line, "unknown key '%s' in host '%s'", tok[0], h->name);
+}
+
+static int parse_line(struct parser *p, char *line)
+{
+	char *tok[MAX_TOKENS], *rest = NULL, *s;
+	bool indented = line[0] == ' ' || line[0] == '\t';
+	int n = 0;
+
+	s = strchr(line, '#');
+	if (s)
+		*s = '\0';
+	for (s = line; *s;) {
+		while (*s == ' ' || *s == '\t' || *s == '\r')
+			s++;
+		if (!*s)
+			break;
+		if (n == MAX_TOKENS)
+			return fail(p, p->line, "too many words");
+		tok[n++] = s;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\r')
+			s++;
+		if (*s) {
+			*s++ = '\0';
+			if (n == 1) {
+				rest = s;
+				while (*rest == ' ' || *rest == '\t')
+					rest++;
+				/* trim the end of rest */
+				for (char *e = rest + strlen(rest); e > rest && strchr(" \t\r", e[-1]); )
+					*--e = '\0';
+				rest = strdup(rest);
+			}
+		}
+	}
+	if (!n) {
+		free(rest);
+		return 0;
+	}
+
+	int ret;
+
+	if (!indented) {
+		ret = 0;
+		if (!strcmp(tok[0], "segment")) {
+			struct topo_segment *seg;
+
+			if (n != 2)
+				ret = fail(p, p->line, "usage: segment NAME");
+			else if (!valid_name(tok[1], TOPO_NAME_MAX))
+				ret = fail(p, p->line, "bad segment name '%s' (a-z, 0-9, '-', '_', at most %d)", tok[1], TOPO_NAME_MAX);
+			else if (segment_index(p->t, tok[1]) >= 0)
+				ret = fail(p, p->line, "duplicate segment '%s' (first at line %d)", tok[1],
+					   p->t->segments[segment_index(p->t, tok[1])].line);
+			else if (p->t->nsegments == TOPO_MAX_SEGMENTS)
+				ret = fail(p, p->line, "too many segments (at most %d)", TOPO_MAX_SEGMENTS);
+			else {
+				seg = &p->t->segments[p->t->nsegments++];
+				snprintf(seg->name, sizeof(seg->name), "%s", tok[1]);
+				seg->line = p->line;
+				seg->dhcp = false;
+				p->blk = BLK_SEGMENT;
+			}
+		} else if (!strcmp(tok[0], "host")) {
+			const struct topo_host *dup;
+			struct topo_host *h;
+
+			if (n != 2)
+				ret = fail(p, p->line, "usage: host NAME");
+			else if (!valid_name(tok[1], TOPO_NAME_MAX))
+				ret = fail(p, p->line, "bad host name '%s' (a-z, 0-9, '-', '_', at most %d)", tok[1], TOPO_NAME_MAX);
+			else if ((dup = topo_host(p->t, tok[1])))
+				ret = fail(p, p->line, "duplicate host '%s' (first at line %d)", tok[1], dup->line);
+			else if (p->t->nhosts == TOPO_MAX_HOSTS)
+				ret = fail(p, p->line, "too many hosts (at most %d)", TOPO_MAX_HOSTS);
+			else {
+				h = &p->t->hosts[p->t->nhosts++];
+				snprintf(h->name, sizeof(h->name), "%s", tok[1]);
+				h->line = p->line;
+				h->memory_mib = TOPO_DEFAULT_MEMORY_MIB;
+				h->cpus = 1;
+				p->blk = BLK_HOST;
+			}
+		} else {
+			ret = fail(p, p->line, "unknown key '%s' (a block starts with 'segment NAME' or 'host NAME')", tok[0]);
+		}
+	} else if (p->blk == BLK_SEGMENT) {
+		ret = parse_segment_key(p, tok, n);
+	} else if (p->blk == BLK_HOST) {
+		ret = parse_host_key(p, tok, n, rest);
+	} else {
+		ret = fail(p, p->line, "indented '%s' outside a segment or host block", tok[0]);
+	}
+	free(rest);
+	return ret;
+}
+
+/* After the whole file: resolve names, check addresses. */
+static int validate(struct parser *p)
+{
+	struct topology *t = p->t;
+
+	if (!t->nhosts)
+		return fail(p, p->line, "no hosts defined");
+	for (int si = 0; si < t->nsegments; si++) {
+		struct topo_segment *s = &t->segments[si];
+
+		if (!s->v4.family && !s->v6.family)
+			return fail(p, s->line, "segment '%s' has neither an ipv4 nor an ipv6 prefix", s->name);
+	}
+	for (int hi = 0; hi < t->nhosts; hi++) {
+		struct topo_host *h = &t->hosts[hi];
+
+		for (int ni = 0; ni < h->nnics; ni++) {
+			struct topo_nic *nic = &h->nics[ni];
+
+			nic->segment = segment_index(t, p->nic_seg[hi][ni]);
+			if (nic->segment < 0)
+				return fail(p, nic->line, "unknown segment '%s'", p->nic_seg[hi][ni]);
+		}
+		for (int ai = 0; ai < p->npend[hi]; ai++) {
+			struct topo_addr *a = &p->pend_addr[hi][ai];
+			int ni = topo_nic_index(h, p->addr_dev[hi][ai]);
+			struct topo_nic *nic;
+			struct topo_segment *s;
+			const struct topo_prefix *net;
+			char buf[80];
+
+			if (ni < 0)
+				return fail(p, a->line, "unknown interface '%s' on host '%s'", p->addr_dev[hi][ai], h->name);
+			nic = &h->nics[ni];
+			s = &t->segments[nic->segment];
+			if (!a->a.family) {
+				if (!s->dhcp)
+					return fail(p, a->line, "'%s' asks for dhcp but segment '%s' has dhcp off", nic->ifname, s->name);
+				if (nic->dhcp)
+					return fail(p, a->line, "duplicate dhcp on '%s'", nic->ifname);
+				nic->dhcp = true;
+				continue;
+			}
+			if (a->a.family == AF_INET6 && link_local(&a->a)) {
+				if (a->a.plen < 0)
+					a->a.plen = 64;
+				if (a->a.plen != 64)
+					return fail(p, a->line, "a link-local address takes /64");
+			} else {
+				net = a->a.family == AF_INET ? &s->v4 : &s->v6;
+				topo_format_prefix(&a->a, buf, sizeof(buf));
+				if (!net->family)
+					return fail(p, a->line, "address %s: segment '%s' has no %s prefix", buf, s->name,
+						    a->a.family == AF_INET ? "ipv4" : "ipv6");
+				if (!prefix_contains(net, &a->a)) {
+					char nb[80];
+
+					topo_format_prefix(net, nb, sizeof(nb));
+					return fail(p, a->line, "address %s is outside segment '%s' prefix %s", buf, s->name, nb);
+				}
+				if (a->a.plen < 0)
+					a->a.plen = net->plen;
+				topo_format_prefix(&a->a, buf, sizeof(buf));
+				if (a->a.plen != net->plen)
+					return fail(p, a->line, "address %s: prefix length differs from segment '%s' (/%d)", buf, s->name, net->plen);
+				if (host_bits_zero(&a->a) || (a->a.family == AF_INET && host_bits_ones(&a->a)))
+					return fail(p, a->line, "address %s is the network or broadcast address", buf);
+				if (s->dhcp) {
+					struct topo_prefix lab;
+
+					topo_segment_lab_addr(net, &lab);
+					if (same_addr(&lab, &a->a))
+						return fail(p, a->line, "address %s is reserved for the lab's dnsmasq on segment '%s'", buf, s->name);
+				}
+			}
+			/* duplicates across the whole topology */
+			for (int hj = 0; hj <= hi; hj++) {
+				struct topo_host *h2 = &t->hosts[hj];
+
+				for (int nj = 0; nj < h2->nnics; nj++)
+					for (int aj = 0; aj < h2->nics[nj].naddrs; aj++)
+						if (same_addr(&h2->nics[nj].addrs[aj].a, &a->a)) {
+							char ab[80];
+
+							inet_ntop(a->a.family, prefix_bytes(&a->a), ab, sizeof(ab));
+							return fail(p, a->line, "duplicate address %s (already on %s %s, line %d)",
+								    ab, h2->name, h2->nics[nj].ifname, h2->nics[nj].addrs[aj].line);
+						}
+			}
+			if (nic->naddrs == TOPO_MAX_ADDRS)
+				return fail(p, a->line, "too many addresses on '%s'", nic->ifname);
+			nic->addrs[nic->naddrs++] = *a;
+		}
+		for (int ni = 0; ni < h->nnics; ni++)
+			for (int hj = 0; hj <= hi; hj++)
+				for (int nj = 0; nj < t->hosts[hj].nnics; nj++) {
+					if (hj == hi && nj == ni)
+						break;
+					if (!memcmp(t->hosts[hj].nics[nj].mac, h->nics[ni].mac, 6))
+						return fail(p, h->nics[ni].line, "duplicate MAC address (also on %s %s)",
+							    t->hosts[hj].name, t->hosts[hj].nics[nj].ifname);
+				}
+		for (int ri = 0; ri < h->nroutes; ri++) {
+			struct topo_route *r = &h->routes[ri];
+
+			if (!r->via[0] && !r->dev[0])
+				return fail(p, r->line, "a route needs 'via' or 'dev'");
+			if (!h->nnics)
+				return fail(p, r->line, "route on host '%s' without NICs", h->name);
+		}
+	}
+	return 0;
+}
+
+int topo_parse(const char *path, const char *text, struct topology *t,
+	       char *err, size_t errlen)
+{
+	struct parser *p;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int ret = 0;
+	const char *base;
+
+	memset(t, 0, sizeof(*t));
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	p->path = path;
+	p->t = t;
+	p->err = err;
+	p->errlen = errlen;
+	err[0] = '\0';
+
+	f = text ? fmemopen((void *)text, strlen(text), "r") : fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: couldn't open topology: %s", path, strerror(errno));
+		free(p);
+		return -1;
+	}
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	snprintf(t->name, sizeof(t->name), "%s", base);
+	if (strchr(t->name, '.'))
+		*strchr(t->name, '.') = '\0';
+
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		p->line++;
+		if (len && line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		ret = parse_line(p, line);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		ret = validate(p);
+	free(line);
+	fclose(f);
+	free(p);
+	return ret;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Topology files: segments (bridges) and hosts (QEMU guests) with NICs,
+ * addresses, routes and sysctls. Grammar: topology/README.md.
+ */
+#ifndef BPFWIRE_LAB_TOPOLOGY_H
+#define BPFWIRE_LAB_TOPOLOGY_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#define TOPO_MAX_SEGMENTS 16
+#define TOPO_MAX_HOSTS    32
+#define TOPO_MAX_NICS     8
+#define TOPO_MAX_ADDRS    8
+#define TOPO_MAX_ROUTES   16
+#define TOPO_MAX_SYSCTLS  16
+#define TOPO_NAME_MAX     12	/* so "br-NAME" fits IFNAMSIZ */
+#define TOPO_IFNAME_MAX   15
+
+enum nic_model { NIC_VIRTIO = 0, NIC_E1000, NIC_E1000E };
+
+struct topo_prefix {
+	int family;			/* AF_INET, AF_INET6, 0 when absent */
+	union { struct in_addr v4; struct in6_addr v6; } addr;
+	int plen;
+};
+
+struct topo_segment {
+	char name[TOPO_NAME_MAX + 1];
+	int line;
+	struct topo_prefix v4, v6;
+	bool dhcp;			/* dnsmasq: DHCPv4 + RA/SLAAC */
+};
+
+struct topo_addr {
+	struct topo_prefix a;		/* a.family == 0: dhcp */
+	int line;
+};
+
+struct topo_nic {
+	char ifname[TOPO_IFNAME_MAX + 1];
+	int line;
+	int segment;			/* index into topology.segments */
+	enum nic_model model;
+	uint8_t mac[6];
+	bool mac_given;
+	bool dhcp;
+	int naddrs;
+	struct topo_addr addrs[TOPO_MAX_ADDRS];
+};
+
+struct topo_route {
+	int family;
+	char dest[64];			/* "default" or a prefix */
+	char via[64];			/* gateway address, "" if none */
+	char dev[TOPO_IFNAME_MAX + 1];	/* "" if none */
+	int line;
+};
+
+struct topo_sysctl {
+	char key[128];
+	char value[64];
+	int line;
+};
+
+struct topo_host {
+	char name[TOPO_NAME_MAX + 1];
+	int line;
+	unsigned memory_mib;
+	unsigned cpus;
+	bool router;
+	char append[256];		/* extra kernel command line */
+	int nnics, nroutes, nsysctls;
+	struct topo_nic nics[TOPO_MAX_NICS];
+	struct topo_route routes[TOPO_MAX_ROUTES];
+	struct topo_sysctl sysctls[TOPO_MAX_SYSCTLS];
+};
+
+struct topology {
+	char name[64];
+	char path[4096];
+	int nsegments, nhosts;
+	struct topo_segment segments[TOPO_MAX_SEGMENTS];
+	struct topo_host hosts[TOPO_MAX_HOSTS];
+};
+
+#define TOPO_DEFAULT_MEMORY_MIB 256
+
+/*
+ * Parse a topology. On error return -1 and put "file:line: what is wrong"
+ * into err. text may be NULL to read path.
+ */
+int topo_parse(const char *path, const char *text, struct topology *t,
+	       char *err, size_t errlen);
+static inline int topo_parse_file(const char *path, struct topology *t,
+				  char *err, size_t errlen)
+{
+	return topo_parse(path, NULL, t, err, errlen);
+}
+
+const struct topo_host *topo_host(const struct topology *t, const char *name);
+int topo_nic_index(const struct topo_host *h, const char *ifname);
+const char *topo_model_qemu(enum nic_model m);	/* QEMU -device name */
+const char *topo_model_name(enum nic_model m);	/* grammar name */
+void topo_format_mac(const uint8_t mac[6], char out[18]);
+void topo_format_prefix(const struct topo_prefix *p, char *out, size_t len);
+/* The lab's own address on a dhcp segment: the first host of the prefix. */
+void topo_segment_lab_addr(const struct topo_prefix *p, struct topo_prefix *out);
+
+#endif

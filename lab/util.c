@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "util.h"
+
+double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);	/* a signal cuts it short; callers loop */
+}
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, mode) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, mode) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int rm_rf(const char *path)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path) ? -errno : 0;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		char sub[4096];
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		rm_rf(sub);
+	}
+	closedir(d);
+	return rmdir(path) ? -errno : 0;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - n < 4096) {
+			char *nb = realloc(buf, cap ? cap * 2 : 8192);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 8192;
+		}
+		r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+	} while (r > 0);
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fputs(text, f);
+	if (fclose(f))
+		return -errno;
+	return 0;
+}
+
+int write_file_atomic(const char *path, const char *text)
+{
+	char tmp[4096];
+	int ret;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, getpid());
+	ret = write_file(tmp, text);
+	if (ret)
+		return ret;
+	if (rename(tmp, path)) {
+		ret = -errno;
+		unlink(tmp);
+	}
+	return ret;
+}
+
+bool file_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+bool find_program(const char *prog, char *out, size_t outlen)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(prog, '/')) {
+		snprintf(out, outlen, "%s", prog);
+		return access(prog, X_OK) == 0;
+	}
+	/* lab tools live in sbin; search it even when PATH lacks it */
+	snprintf(buf, sizeof(buf), "%s:/usr/local/sbin:/usr/sbin:/sbin:/usr/bin:/bin",
+		 path ? path : "");
+	for (char *save, *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(out, outlen, "%s/%s", dir, prog);
+		if (access(out, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool proc_stat(pid_t pid, char *state, unsigned long long *start)
+{
+	char path[64], buf[1024], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* comm may hold spaces */
+	if (!p)
+		return false;
+	/* fields after comm: 3 state ... 22 starttime */
+	if (sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+		   state, start) != 2)
+		return false;
+	return true;
+}
+
+unsigned long long proc_starttime(pid_t pid)
+{
+	char st;
+	unsigned long long start;
+
+	return proc_stat(pid, &st, &start) ? start : 0;
+}
+
+bool proc_alive(pid_t pid, unsigned long long start)
+{
+	char st;
+	unsigned long long s;
+
+	if (pid <= 0 || !proc_stat(pid, &st, &s))
+		return false;
+	if (st == 'Z' || st == 'X')
+		return false;
+	return !start || s == start;
+}
+
+int proc_kill(pid_t pid, unsigned long long start, int timeout_ms)
+{
+	double deadline;
+
+	if (!proc_alive(pid, start))
+		return 0;
+	kill(pid, SIGTERM);
+	for (deadline = now_s() + timeout_ms / 1000.0; now_s() < deadline;) {
+		reap_children();
+		if (!proc_alive(pid, start))
+			return 0;
+		sleep_ms(10);
+	}
+	pr_warn("pid %d ignored SIGTERM for %d ms: sending SIGKILL\n", pid, timeout_ms);
+	kill(pid, SIGKILL);
+	for (deadline = now_s() + 5; now_s() < deadline;) {
+		reap_children();
+		if (!proc_alive(pid, start))
+			return 0;
+		sleep_ms(10);
+	}
+	return -ETIMEDOUT;
+}
+
+long proc_rss_kib(pid_t pid)
+{
+	char path[64], line[256];
+	long kib = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+static int enter_netns(const char *name)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (setns(fd, CLONE_NEWNET)) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	close(fd);
+	return 0;
+}
+
+static void child_reset_signals(void)
+{
+	sigset_t all;
+
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+}
+
+pid_t spawn(char *const argv[], const struct spawn_opts *o)
+{
+	int pfd[2];
+	pid_t pid;
+	int err = 0;
+	ssize_t n;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return err;
+	}
+	if (pid == 0) {
+		int fd;
+
+		child_reset_signals();
+		if (o->setsid)
+			setsid();
+		if (o->netns && (err = enter_netns(o->netns)))
+			goto fail;
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			close(fd);
+		}
+		fd = open(o->out ? o->out : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd < 0) {
+			err = -errno;
+			goto fail;
+		}
+		dup2(fd, 1);
+		close(fd);
+		if (o->err && o->err != o->out) {
+			fd = open(o->err, O_WRONLY | O_CREAT | O_APPEND, 0644);
+			if (fd < 0) {
+				err = -errno;
+				goto fail;
+			}
+			dup2(fd, 2);
+			close(fd);
+		} else {
+			dup2(1, 2);
+		}
+		execvp(argv[0], argv);
+		err = -errno;
+fail:
+		n = write(pfd[1], &err, sizeof(err));
+		(void)n;
+		_exit(127);
+	}
+	close(pfd[1]);
+	n = read(pfd[0], &err, sizeof(err));	/* EOF on successful exec */
+	close(pfd[0]);
+	if (n == sizeof(err) && err) {
+		waitpid(pid, NULL, 0);
+		return err;
+	}
+	return pid;
+}
+
+int run_cmd(char *const argv[], const char *netns, char *out, size_t outlen)
+{
+	int pfd[2] = { -1, -1 }, status;
+	pid_t pid;
+	size_t n = 0;
+
+	if (out && pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		child_reset_signals();
+		if (netns && enter_netns(netns)) {
+			fprintf(stderr, "couldn't enter netns %s\n", netns);
+			_exit(126);
+		}
+		if (out) {
+			dup2(pfd[1], 1);
+			dup2(pfd[1], 2);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "couldn't run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (out) {
+		ssize_t r;
+		char sink[512];
+
+		close(pfd[1]);
+		while ((r = read(pfd[0], n + 1 < outlen ? out + n : sink,
+				 n + 1 < outlen ? outlen - 1 - n : sizeof(sink))) != 0) {
+			if (r < 0) {
+				if (errno == EINTR)
+					continue;
+				break;
+			}
+			if (n + 1 < outlen)
+				n += r;
+		}
+		close(pfd[0]);
+		out[n] = '\0';
+		while (n && out[n - 1] == '\n')
+			out[--n] = '\0';
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+void reap_children(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+char *base64_encode(const void *data, size_t len)
+{
+	const unsigned char *d = data;
+	char *out = malloc(4 * ((len + 2) / 3) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len; i += 3) {
+		unsigned v = d[i] << 16 | (i + 1 < len ? d[i + 1] << 8 : 0) | (i + 2 < len ? d[i + 2] : 0);
+
+		*o++ = b64[v >> 18 & 63];
+		*o++ = b64[v >> 12 & 63];
+		*o++ = i + 1 < len ? b64[v >> 6 & 63] : '=';
+		*o++ = i + 2 < len ? b64[v & 63] : '=';
+	}
+	*o = '\0';
+	return out;
+}
+
+ssize_t base64_decode(const char *in, void *out, size_t outlen)
+{
+	unsigned char *o = out;
+	unsigned v = 0;
+	int bits = 0;
+	size_t n = 0;
+
+	for (; *in && *in != '='; in++) {
+		const char *p = strchr(b64, *in);
+
+		if (*in == '\n' || *in == '\r')
+			continue;
+		if (!p || !*in)
+			return -1;
+		v = v << 6 | (unsigned)(p - b64);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (n == outlen)
+				return -1;
+			o[n++] = (unsigned char)(v >> bits);
+		}
+	}
+	return (ssize_t)n;
+}
+
+void shell_quote(const char *s, char *out, size_t outlen)
+{
+	size_t n = 0;
+
+	if (outlen < 3) {
+		if (outlen)
+			out[0] = '\0';
+		return;
+	}
+	out[n++] = '\'';
+	for (; *s && n + 5 < outlen; s++) {
+		if (*s == '\'') {
+			memcpy(out + n, "'\\''", 4);
+			n += 4;
+		} else {
+			out[n++] = *s;
+		}
+	}
+	out[n++] = '\'';
+	out[n] = '\0';
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef BPFWIRE_LAB_UTIL_H
+#define BPFWIRE_LAB_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+double now_s(void);			/* CLOCK_MONOTONIC seconds */
+void sleep_ms(int ms);
+int mkdir_p(const char *path, mode_t mode);
+int rm_rf(const char *path);
+char *read_file(const char *path, size_t *len);	/* NUL-terminated, malloc'd */
+int write_file(const char *path, const char *text);
+int write_file_atomic(const char *path, const char *text);
+bool file_exists(const char *path);
+/* First executable named prog in PATH (or prog itself if it has a '/'). */
+bool find_program(const char *prog, char *out, size_t outlen);
+
+/* Process identity: pid plus its start time (clock ticks since boot). */
+unsigned long long proc_starttime(pid_t pid);
+/* Alive and not a zombie, and (if start != 0) the same process. */
+bool proc_alive(pid_t pid, unsigned long long start);
+/* SIGTERM, wait up to timeout_ms, then SIGKILL and wait. 0 when gone. */
+int proc_kill(pid_t pid, unsigned long long start, int timeout_ms);
+long proc_rss_kib(pid_t pid);
+
+struct spawn_opts {
+	const char *netns;	/* enter /run/netns/NAME first; NULL: stay */
+	const char *out;	/* stdout file (appended), NULL: /dev/null */
+	const char *err;	/* stderr file (appended), NULL: same as out */
+	bool setsid;		/* new session: survives the lab's terminal */
+};
+/* fork + exec; returns the child's pid or -errno. */
+pid_t spawn(char *const argv[], const struct spawn_opts *o);
+/*
+ * Run to completion. Returns the exit status (0..255), 128+signal, or
+ * -errno. stderr and stdout are captured into out (NUL-terminated, may be
+ * truncated) when out is given, otherwise inherited.
+ */
+int run_cmd(char *const argv[], const char *netns, char *out, size_t outlen);
+/* Reap any of our children that ended (non-blocking). */
+void reap_children(void);
+
+/* base64 (RFC 4648); decode returns the length or -1. */
+char *base64_encode(const void *data, size_t len);
+ssize_t base64_decode(const char *in, void *out, size_t outlen);
+
+/* Quote s for a POSIX shell, into out. */
+void shell_quote(const char *s, char *out, size_t outlen);
+
+#endif
