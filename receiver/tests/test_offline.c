@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpfwire-recv end to end in --read mode: generate pcaps here, run the
+ * binary (optionally under a wrapper such as valgrind), and check its exit
+ * code and the structure of its JSON summary.
+ *
+ * usage: test_offline BPFWIRE-RECV [--wrap WRAPPER ARGS...]
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdarg.h>
+#include <json-c/json.h>
+#include <pcap/pcap.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "craft.h"
+#include "parse.h"
+#include "tap.h"
+#include "wire.h"
+
+extern char **environ;
+
+static const char *recv_path;
+static char **wrap;
+static int nwrap;
+static char dir[] = "/tmp/bpfwire-recv-test-XXXXXX";
+static char out_path[512], err_path[512];
+
+static char *path(const char *name)
+{
+	static char buf[8][512];
+	static int i;
+
+	i = (i + 1) % 8;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir, name);
+	return buf[i];
+}
+
+/* Run bpfwire-recv with a NULL-terminated argument list; returns exit code. */
+static int run(const char *first, ...)
+{
+	char *argv[64];
+	int argc = 0, status, i;
+	posix_spawn_file_actions_t fa;
+	va_list ap;
+	pid_t pid;
+
+	for (i = 0; i < nwrap; i++)
+		argv[argc++] = wrap[i];
+	argv[argc++] = (char *)recv_path;
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ)) {
+		perror("posix_spawn");
+		exit(1);
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static char *slurp(const char *p)
+{
+	static char buf[1 << 20];
+	FILE *f = fopen(p, "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+/* Integer at a dotted path in the JSON summary, -1 when absent. */
+static int64_t jget(json_object *root, const char *dotted)
+{
+	char buf[256], *tok, *save;
+	json_object *o = root;
+
+	snprintf(buf, sizeof(buf), "%s", dotted);
+	for (tok = strtok_r(buf, ".", &save); tok; tok = strtok_r(NULL, ".", &save))
+		if (!o || !json_object_object_get_ex(o, tok, &o))
+			return -1;
+	return o ? json_object_get_int64(o) : -1;
+}
+
+static const char *jstr(json_object *root, const char *key)
+{
+	json_object *o;
+
+	return json_object_object_get_ex(root, key, &o) ? json_object_get_string(o) : NULL;
+}
+
+static int failed_has(json_object *root, const char *name)
+{
+	json_object *f;
+	size_t i;
+
+	if (!json_object_object_get_ex(root, "failed", &f))
+		return 0;
+	for (i = 0; i < json_object_array_length(f); i++)
+		if (!strcmp(json_object_get_string(json_object_array_get_idx(f, i)), name))
+			return 1;
+	return 0;
+}
+
+static json_object *load(const char *p)
+{
+	json_object *o = json_object_from_file(p);
+
+	if (!o)
+		printf("# couldn't parse %s: %s\n", p, json_util_get_last_err());
+	return o;
+}
+
+static uint8_t f[CRAFT_MAX_FRAME], dg[CRAFT_MAX_FRAME];
+static uint64_t ts = 1700000000ull * 1000000000ull;
+
+static void put_good(struct craft_pcap *c, const struct craft_pkt *p,
+		     uint32_t sender, uint64_t seq)
+{
+	uint32_t n = craft_wire(dg, sender, seq, BPFWIRE_EV_TEST,
+				(const uint8_t *)"0123456789abcdef", 16);
+
+	ts += 1000000;
+	craft_pcap_write(c, ts, f, craft_frame(f, p, dg, n));
+}
+
+/* good.pcap: 2 senders (v4, v6) x 50, one fragmented datagram each, noise. */
+static int make_good(void)
+{
+	static uint8_t frames[4][CRAFT_MAX_FRAME], big[2500];
+	struct craft_pcap *c = craft_pcap_open(path("good.pcap"), DLT_EN10MB);
+	struct craft_pkt p4, p6, other;
+	uint32_t lens[4], n, i;
+	unsigned nf, k;
+
+	if (!c)
+		return -1;
+	craft_defaults(&p4, 4);
+	craft_defaults(&p6, 6);
+	p4.df = 0;
+	for (i = 1; i <= 49; i++) {
+		put_good(c, &p4, 10, i);
+		put_good(c, &p6, 20, i);
+	}
+	for (k = 0; k < 2; k++) {
+		struct craft_pkt *p = k ? &p6 : &p4;
+
+		n = craft_wire(dg, k ? 20 : 10, 50, BPFWIRE_EV_TEST, big, sizeof(big));
+		nf = craft_fragments(frames, lens, 4, p, dg, n, 1448);
+		for (i = 0; i < nf; i++)
+			craft_pcap_write(c, ts += 1000, frames[i], lens[i]);
+	}
+	/* Traffic for another port is not ours and must not count. */
+	other = p4;
+	other.dport = 53;
+	put_good(c, &other, 99, 1);
+	return craft_pcap_close(c);
+}
+
+/* bad.pcap: one good datagram, then one per kind of damage. */
+static int make_bad(void)
+{
+	struct craft_pcap *c = craft_pcap_open(path("bad.pcap"), DLT_EN10MB);
+	struct craft_pkt p;
+	uint32_t n;
+
+	if (!c)
+		return -1;
+	craft_defaults(&p, 4);
+	put_good(c, &p, 1, 1);
+	n = craft_wire(dg, 1, 2, BPFWIRE_EV_TEST, (const uint8_t *)"x", 1);
+	n = craft_frame(f, &p, dg, n);
+	f[n - 1] ^= 1;				/* udp_checksum */
+	craft_pcap_write(c, ts += 1000, f, n);
+	n = craft_wire(dg, 1, 2, BPFWIRE_EV_TEST, (const uint8_t *)"x", 1);
+	dg[0] = 0;				/* wire_magic */
+	craft_wire_fix(dg, n);
+	craft_pcap_write(c, ts += 1000, f, craft_frame(f, &p, dg, n));
+	n = craft_wire(dg, 1, 2, BPFWIRE_EV_TEST, (const uint8_t *)"x", 1);
+	dg[40] ^= 1;				/* wire_check */
+	craft_pcap_write(c, ts += 1000, f, craft_frame(f, &p, dg, n));
+	n = craft_wire(dg, 1, 2, BPFWIRE_EV_TEST, (const uint8_t *)"x", 1);
+	n = craft_frame(f, &p, dg, n);
+	f[14 + 10] ^= 1;			/* ip4_checksum */
+	craft_pcap_write(c, ts += 1000, f, n);
+	craft_pcap_write(c, ts += 1000, f, 20);	/* ip4_truncated */
+	put_good(c, &p, 1, 2);
+	return craft_pcap_close(c);
+}
+
+/* seq.pcap: 1 2 4 3 3 6 from one sender: 1 lost, 1 dup, 1 reordered. */
+static int make_seq(void)
+{
+	static const uint64_t seqs[] = { 1, 2, 4, 3, 3, 6 };
+	struct craft_pcap *c = craft_pcap_open(path("seq.pcap"), DLT_EN10MB);
+	struct craft_pkt p;
+	unsigned i;
+
+	if (!c)
+		return -1;
+	craft_defaults(&p, 6);
+	for (i = 0; i < 6; i++)
+		put_good(c, &p, 7, seqs[i]);
+	return craft_pcap_close(c);
+}
+
+/* sll.pcap: the "any" device's cooked header. */
+static int make_sll(void)
+{
+	struct craft_pcap *c = craft_pcap_open(path("sll.pcap"), DLT_LINUX_SLL);
+	uint8_t s[CRAFT_MAX_FRAME];
+	struct craft_pkt p;
+	uint32_t n;
+	int i;
+
+	if (!c)
+		return -1;
+	craft_defaults(&p, 4);
+	for (i = 1; i <= 3; i++) {
+		n = craft_wire(dg, 5, (uint64_t)i, BPFWIRE_EV_TEST, NULL, 0);
+		n = craft_frame(f, &p, dg, n);
+		memset(s, 0, 16);
+		s[14] = 0x08;
+		memcpy(s + 16, f + 14, n - 14);
+		craft_pcap_write(c, ts += 1000, s, n + 2);
+	}
+	return craft_pcap_close(c);
+}
+
+static void test_good(void)
+{
+	json_object *j;
+
+	ASSERT_EQ(run("--read", path("good.pcap"), "--port", "7000", "--json",
+		      path("good.json"), "--expect-count", "100", NULL), 0, "good.pcap passes");
+	j = load(path("good.json"));
+	if (!ASSERT_TRUE(j, "good.json parses"))
+		return;
+	ASSERT_EQ(jget(j, "valid"), 100, "good valid");
+	ASSERT_EQ(jget(j, "invalid"), 0, "good invalid");
+	ASSERT_EQ(jget(j, "wire.ignored"), 1, "other port ignored");
+	ASSERT_EQ(jget(j, "wire.fragments.reassembled"), 2, "fragments reassembled");
+	ASSERT_EQ(jget(j, "wire.senders.10.received"), 50, "sender 10 received");
+	ASSERT_EQ(jget(j, "wire.senders.20.last_seq"), 50, "sender 20 last_seq");
+	ASSERT_EQ(jget(j, "wire.senders.20.lost"), 0, "sender 20 lost");
+	ASSERT_STR(jstr(j, "verdict"), "pass", "verdict pass");
+	json_object_put(j);
+
+	ASSERT_EQ(run("--read", path("good.pcap"), "--json", path("g2.json"),
+		      "--expect-count", "100", NULL), 1, "wrong count fails");
+	j = load(path("g2.json"));
+	if (j) {
+		ASSERT_TRUE(failed_has(j, "expect_count_wire"), "failure names expect_count_wire");
+		ASSERT_EQ(jget(j, "wire.ignored"), 0, "no --port: every port examined");
+		ASSERT_EQ(jget(j, "wire.senders.99.received"), 1, "no --port: port 53 counted");
+		json_object_put(j);
+	}
+	ASSERT_TRUE(strstr(slurp(out_path), "FAIL (expect_count_wire: 101 != 100"), "summary line names the failure");
+
+	/* The capture is copied through, frame for frame. */
+	ASSERT_EQ(run("--read", path("good.pcap"), "--pcap", path("copy.pcap"),
+		      "--json", path("g3.json"), "--port", "7000", NULL), 0, "copy run");
+	ASSERT_EQ(run("--read", path("copy.pcap"), "--json", path("g4.json"),
+		      "--port", "7000", NULL), 0, "copy validates");
+	j = load(path("g4.json"));
+	if (j) {
+		ASSERT_EQ(jget(j, "wire.frames"), 98 + 4 + 1, "copy has every frame");
+		json_object_put(j);
+	}
+
+	ASSERT_EQ(run("--read", path("good.pcap"), "--port", "7000",
+		      "--expect-src", "192.0.2.1:40000", "--expect-src", "[2001:db8::1]:40000",
+		      NULL), 0, "expected sources");
+	ASSERT_EQ(run("--read", path("good.pcap"), "--port", "7000", "--json", path("g5.json"),
+		      "--expect-src", "192.0.2.1", NULL), 1, "unexpected v6 source fails");
+	j = load(path("g5.json"));
+	if (j) {
+		ASSERT_EQ(jget(j, "wire.reasons.src_unexpected"), 50, "v6 datagrams unexpected");
+		json_object_put(j);
+	}
+	ASSERT_EQ(run("--read", path("good.pcap"), "--port", "7000", "--json", path("g6.json"),
+		      "--expect-src", "192.0.2.1", "--expect-src", "198.51.100.7",
+		      "--allow-invalid", NULL), 1, "silent expected source fails");
+	j = load(path("g6.json"));
+	if (j) {
+		ASSERT_TRUE(failed_has(j, "expect_src_all_seen"), "names expect_src_all_seen");
+		json_object_put(j);
+	}
+	/* Our MAC is 02:..:02; claiming another makes every frame foreign. */
+	ASSERT_EQ(run("--read", path("good.pcap"), "--port", "7000", "--json", path("g7.json"),
+		      "--mac", "02:00:00:00:00:09", NULL), 1, "foreign MAC fails");
+	j = load(path("g7.json"));
+	if (j) {
+		ASSERT_EQ(jget(j, "wire.reasons.eth_dst_not_ours"), 100, "eth_dst_not_ours counted");
+		json_object_put(j);
+	}
+}
+
+static void test_bad(void)
+{
+	json_object *j;
+
+	ASSERT_EQ(run("--read", path("bad.pcap"), "--json", path("bad.json"), NULL), 1,
+		  "bad.pcap fails");
+	j = load(path("bad.json"));
+	if (!ASSERT_TRUE(j, "bad.json parses"))
+		return;
+	ASSERT_EQ(jget(j, "valid"), 2, "bad: valid");
+	ASSERT_EQ(jget(j, "invalid"), 5, "bad: invalid");
+	ASSERT_EQ(jget(j, "wire.reasons.udp_checksum"), 1, "bad: udp_checksum");
+	ASSERT_EQ(jget(j, "wire.reasons.wire_magic"), 1, "bad: wire_magic");
+	ASSERT_EQ(jget(j, "wire.reasons.wire_check"), 1, "bad: wire_check");
+	ASSERT_EQ(jget(j, "wire.reasons.ip4_checksum"), 1, "bad: ip4_checksum");
+	ASSERT_EQ(jget(j, "wire.reasons.ip4_truncated"), 1, "bad: ip4_truncated");
+	ASSERT_TRUE(failed_has(j, "no_invalid"), "bad: names no_invalid");
+	json_object_put(j);
+	ASSERT_EQ(run("--read", path("bad.pcap"), "--allow-invalid", NULL), 0,
+		  "bad.pcap passes with --allow-invalid");
+
+	/* --log: one JSON line per datagram, then the summary line. */
+	ASSERT_EQ(run("--read", path("bad.pcap"), "--log", "--allow-invalid", NULL), 0, "log run");
+	{
+		char *out = slurp(out_path), *line, *save;
+		int lines = 0, parsed = 0;
+
+		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			json_object *o;
+
+			if (line[0] != '{')
+				continue;
+			lines++;
+			o = json_tokener_parse(line);
+			if (o && jstr(o, "reason"))
+				parsed++;
+			json_object_put(o);
+		}
+		ASSERT_EQ(lines, 7, "one log line per datagram");
+		ASSERT_EQ(parsed, 7, "log lines are JSON with a reason");
+	}
+}
+
+static void test_seq(void)
+{
+	json_object *j;
+
+	ASSERT_EQ(run("--read", path("seq.pcap"), "--json", path("seq.json"), NULL), 1,
+		  "seq.pcap fails by default");
+	j = load(path("seq.json"));
+	if (!ASSERT_TRUE(j, "seq.json parses"))
+		return;
+	ASSERT_EQ(jget(j, "wire.senders.7.received"), 5, "seq received");
+	ASSERT_EQ(jget(j, "wire.senders.7.lost"), 1, "seq lost");
+	ASSERT_EQ(jget(j, "wire.senders.7.duplicates"), 1, "seq duplicates");
+	ASSERT_EQ(jget(j, "wire.senders.7.reordered"), 1, "seq reordered");
+	ASSERT_EQ(jget(j, "wire.senders.7.first_seq"), 1, "seq first");
+	ASSERT_EQ(jget(j, "wire.senders.7.last_seq"), 6, "seq last");
+	ASSERT_TRUE(failed_has(j, "max_loss") && failed_has(j, "max_dup") &&
+		    failed_has(j, "max_reorder"), "seq names loss, dup, reorder");
+	json_object_put(j);
+	ASSERT_EQ(run("--read", path("seq.pcap"), "--max-loss", "1", "--max-dup", "1",
+		      "--max-reorder", "1", NULL), 0, "seq within limits");
+	ASSERT_EQ(run("--read", path("seq.pcap"), "--max-loss", "any", "--max-dup", "any",
+		      "--max-reorder", "0", NULL), 1, "seq reorder still checked");
+}
+
+static void test_sll(void)
+{
+	ASSERT_EQ(run("--read", path("sll.pcap"), "--expect-count", "3", NULL), 0,
+		  "linux cooked capture");
+}
+
+static void test_bad_input(void)
+{
+	FILE *fp;
+	struct stat st;
+
+	/* Not a pcap, missing, empty, and cut in the middle of a record. */
+	fp = fopen(path("text.pcap"), "w");
+	fputs("this is not a capture\n", fp);
+	fclose(fp);
+	ASSERT_EQ(run("--read", path("text.pcap"), NULL), 2, "text file exit 2");
+	ASSERT_TRUE(strstr(slurp(err_path), "text.pcap"), "error names the file");
+	ASSERT_EQ(run("--read", path("missing.pcap"), NULL), 2, "missing file exit 2");
+	fclose(fopen(path("empty.pcap"), "w"));
+	ASSERT_EQ(run("--read", path("empty.pcap"), NULL), 2, "empty file exit 2");
+	if (stat(path("good.pcap"), &st) == 0) {
+		ASSERT_EQ(truncate(path("copy.pcap"), st.st_size - 30), 0, "cut copy");
+		ASSERT_EQ(run("--read", path("copy.pcap"), "--json", path("cut.json"), NULL), 2,
+			  "cut pcap exit 2");
+		ASSERT_TRUE(access(path("cut.json"), F_OK) != 0, "no JSON left for a bad file");
+		ASSERT_TRUE(access(path("cut.json.tmp"), F_OK) != 0, "no temp JSON left");
+	}
+
+	ASSERT_EQ(run("--port", "abc", NULL), 2, "bad port exit 2");
+	ASSERT_EQ(run("--port", "70000", NULL), 2, "port out of range exit 2");
+	ASSERT_EQ(run("--bogus", NULL), 2, "unknown option exit 2");
+	ASSERT_EQ(run("--timeout", "1", NULL), 2, "live without --port exit 2");
+	ASSERT_TRUE(strstr(slurp(err_path), "--port"), "error says --port is needed");
+	ASSERT_EQ(run("--read", path("good.pcap"), "--iface", "eth0", NULL), 2,
+		  "--iface with --read exit 2");
+	ASSERT_EQ(run("--read", path("good.pcap"), "--expect-count", "-1", NULL), 2,
+		  "negative count exit 2");
+	ASSERT_EQ(run("--read", path("good.pcap"), "--timeout", "0", NULL), 2,
+		  "zero timeout exit 2");
+	ASSERT_EQ(run("--read", path("good.pcap"), "--expect-src", "not-an-address", NULL), 2,
+		  "bad --expect-src exit 2");
+	ASSERT_EQ(run("--read", path("good.pcap"), "--mac", "zz", NULL), 2, "bad --mac exit 2");
+	ASSERT_EQ(run("--port", "7000", "--family", "5", NULL), 2, "bad family exit 2");
+	ASSERT_EQ(run("--port", "7000", "--bind", "not-an-ip", NULL), 2, "bad --bind exit 2");
+	ASSERT_EQ(run("--read", path("good.pcap"), "extra", NULL), 2, "stray argument exit 2");
+	ASSERT_EQ(run("--read", NULL), 2, "missing argument exit 2");
+	ASSERT_EQ(run("--read", path("good.pcap"), "--json", path("nodir/x.json"), NULL), 2,
+		  "unwritable JSON exit 2");
+	ASSERT_EQ(run("--help", NULL), 0, "--help exit 0");
+	ASSERT_TRUE(strstr(slurp(out_path), "usage: bpfwire-recv"), "--help prints usage");
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s BPFWIRE-RECV [--wrap CMD ARGS...]\n", argv[0]);
+		return 2;
+	}
+	recv_path = argv[1];
+	if (argc > 3 && !strcmp(argv[2], "--wrap")) {
+		wrap = argv + 3;
+		nwrap = argc - 3;
+	}
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(out_path, sizeof(out_path), "%s/stdout", dir);
+	snprintf(err_path, sizeof(err_path), "%s/stderr", dir);
+	if (!ASSERT_EQ(make_good() | make_bad() | make_seq() | make_sll(), 0, "pcaps written"))
+		goto out;
+	test_good();
+	test_bad();
+	test_seq();
+	test_sll();
+	test_bad_input();
+out:
+	i = tap_done();
+	if (!getenv("BPFWIRE_KEEP_TEST_DIR")) {
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd))
+			printf("# couldn't remove %s\n", dir);
+	} else {
+		printf("# kept %s\n", dir);
+	}
+	return i;
+}
