@@ -139,7 +139,9 @@ fi
 phase "build: make -j$jobs CC='$cc' bzImage"
 # A fixed build identity keeps init/version.c, and so ccache, stable.
 export KBUILD_BUILD_USER=bpfwire KBUILD_BUILD_HOST=bpfwire KBUILD_BUILD_TIMESTAMP="@${stamp#*-}"
-if ! make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc -j"$jobs" bzImage >"$out/build.log" 2>&1; then
+# LOCALVERSION= on the command line stops setlocalversion appending "+"
+# for the git-managed tree; CONFIG_LOCALVERSION still names bpfwire.
+if ! make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc LOCALVERSION= -j"$jobs" bzImage >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -20 >&2
 	die "make failed; full log in $out/build.log"
 fi
