@@ -10,6 +10,7 @@
 #include "lab-config.h"
 #include "log.h"
 #include "run.h"
+#include "runner.h"
 #include "util.h"
 
 static const char *opt_run;
@@ -30,6 +31,8 @@ static const char usage_main[] =
 "  down [--all]           tear the run down (also one left by a crashed lab)\n"
 "  list                   list runs\n"
 "  bench-boot TOPOLOGY    boot, report time to ready and RAM per guest, down\n"
+"  run SCENARIO           run a scenario (lab/runner.c): up, steps, verdict, down\n"
+"  scenarios              list the shipped scenarios\n"
 "\n"
 "Commands after `up` find their run with --run ID, $BPFWIRE_RUN, or as the\n"
 "only run in " LAB_STATE_ROOT ".\n";
@@ -513,6 +516,52 @@ static int cmd_list(int argc, char **argv)
 	return lab_list(stdout);
 }
 
+static const char usage_run[] =
+"usage: bpfwire-lab run [OPTIONS] SCENARIO\n"
+"Run SCENARIO (a file, or a name under scenarios/): boot its topology, run\n"
+"its steps, write RUN/summary.json and summary.txt, tear down. Exit status\n"
+"is the verdict: 0 pass, 1 fail, 2 usage.\n"
+"  --results DIR  --kernel PATH  --accel auto|kvm|tcg\n"
+"  --keep         leave the lab up afterwards\n";
+
+static int run_opt(int c, const char *arg, void *p)
+{
+	struct runner_opts *o = p;
+
+	switch (c) {
+	case 'R': o->results = arg; return 0;
+	case 'k': o->kernel = arg; return 0;
+	case 'a': o->accel = arg; return 0;
+	case 'K': o->keep = true; return 0;
+	}
+	return -1;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option o[] = {
+		{ "results", required_argument, NULL, 'R' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "accel", required_argument, NULL, 'a' },
+		{ "keep", no_argument, NULL, 'K' },
+		{ 0 }
+	};
+	struct runner_opts ro = { .accel = "auto" };
+
+	COMMON(argc, argv, usage_run, "", o, run_opt, &ro);
+	if (argc != 1)
+		return usage_err(usage_run);
+	return runner_run(argv[0], &ro);
+}
+
+static int cmd_scenarios(int argc, char **argv)
+{
+	static const char u[] = "usage: bpfwire-lab scenarios\nThe shipped scenarios, with their summaries.\n";
+
+	COMMON(argc, argv, u, NULL, NULL, NULL, NULL);
+	return runner_list(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd;
@@ -564,6 +613,10 @@ int main(int argc, char **argv)
 		return cmd_down(argc, argv);
 	if (!strcmp(cmd, "list"))
 		return cmd_list(argc, argv);
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc, argv);
+	if (!strcmp(cmd, "scenarios"))
+		return cmd_scenarios(argc, argv);
 	fprintf(stderr, "bpfwire-lab: unknown command '%s'\n", cmd);
 	return usage_err(usage_main);
 }

@@ -610,7 +610,7 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 	*out = NULL;
 	if (!r)
 		return LAB_FAIL;
-	snprintf(r->status, sizeof(r->status), "failed");	/* pessimistic until ready */
+	snprintf(r->status, sizeof(r->status), "booting");	/* "ready" only at the end */
 	snprintf(r->kernel, sizeof(r->kernel), "%s", o->kernel ? o->kernel : lab_default_kernel());
 	if (preflight(o, t, r->kernel)) {
 		free(r);

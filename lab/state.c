@@ -86,7 +86,7 @@ int lab_save(const struct lab_run *r)
 	}
 	json_object_object_add(o, "guests", a);
 
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
 	snprintf(path, sizeof(path), "%s/state.json", r->statedir);
 	ret = write_file_atomic(path, text);
 	if (ret)

@@ -12,16 +12,17 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
 t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 
-# processes whose command line names the run id
+# processes whose command line names the run id or its results dir
 leftovers() {
 	for p in /proc/[0-9]*; do
-		tr '\0' ' ' < "$p/cmdline" 2>/dev/null | grep -q -- "$1" && echo "${p#/proc/}"
-	done | grep -v "^$$\$" || true
+		c=$(tr '\0' ' ' < "$p/cmdline" 2>/dev/null)
+		case "$c" in *"$1"*|*"$tmp"*) echo "${p#/proc/}";; esac
+	done
 }
 nothing_left() { # RUN_ID WHAT
 	ip netns list | grep -q "bpfwire-$1\b"; ns=$?
 	[ "$ns" = 1 ]; t $? "$2: netns bpfwire-$1 is gone"
-	left=$(leftovers "bpfwire-$1")
+	left=$(leftovers "$1" | tr "\n" " ")
 	[ -z "$left" ]; t $? "$2: no process of the run is left${left:+ (pids $left)}"
 	[ ! -e "/run/bpfwire/$1" ]; t $? "$2: state dir is gone"
 }
