@@ -23,10 +23,6 @@
 #include "topology.h"
 #include "util.h"
 
-#ifndef LAB_GUEST_SHARE
-#define LAB_GUEST_SHARE "/bpfwire/share"
-#endif
-
 struct spawned {
 	char id[SCN_ID_MAX + 1];
 	char host[SCN_ID_MAX + 1];
@@ -65,8 +61,12 @@ static const char *lookup(const char *name, void *ctx)
 		return BPFWIRE_BUILD_ROOT;
 	if (!strcmp(name, "SRC"))
 		return BPFWIRE_SOURCE_ROOT;
-	if (!strcmp(name, "SHARE"))
-		return LAB_GUEST_SHARE;
+	if (!strcmp(name, "SHARE")) {
+		/* guest-init mounts the share at the same path as on the host. */
+		const struct lab_guest *g = lab_guest(rn->lab, rn->host);
+
+		return g ? g->dir : NULL;
+	}
 	if (!strcmp(name, "RUN"))
 		return rn->results;
 	if (!strcmp(name, "HOST"))
