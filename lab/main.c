@@ -238,13 +238,13 @@ static const char usage_exec[] =
 "usage: bpfwire-lab exec [--run ID] [--timeout SECS] HOST -- CMD [ARGS...]\n"
 "Run CMD in HOST through qemu-ga guest-exec (PATH-searched, no shell: use\n"
 "`sh -c '...'`). Prints its stdout and stderr; exits with its status\n"
-"(128+N if signal N ended it; 1 if the lab failed). Default timeout 60 s.\n";
+"(128+N if signal N ended it; 125 if the lab could not run it). Default timeout 60 s.\n";
 static const char usage_spawn[] =
 "usage: bpfwire-lab spawn [--run ID] HOST -- CMD [ARGS...]\n"
 "Start CMD in HOST in the background; prints its guest pid for `wait`.\n";
 static const char usage_wait[] =
 "usage: bpfwire-lab wait [--run ID] [--timeout SECS] HOST PID\n"
-"Wait for a spawned command; print its output, exit with its status.\n";
+"Wait for a spawned command; print its output, exit with its status\n(125 if the lab failed).\n";
 
 static int timeout_opt(int c, const char *arg, void *p)
 {
@@ -309,7 +309,7 @@ static int cmd_exec(int argc, char **argv, bool spawn_only)
 	ret = lab_exec(r, host, argv, timeout_ms, &res);
 	lab_free(r);
 	if (ret)
-		return LAB_FAIL;
+		return 125;
 	return print_result(&res);
 }
 
@@ -334,7 +334,7 @@ static int cmd_wait(int argc, char **argv)
 	ret = lab_wait(r, argv[0], pid, timeout_ms, &res);
 	lab_free(r);
 	if (ret)
-		return LAB_FAIL;
+		return 125;
 	return print_result(&res);
 }
 
@@ -375,24 +375,27 @@ static int cmd_link(int argc, char **argv)
 }
 
 static const char usage_netem[] =
-"usage: bpfwire-lab netem [--run ID] HOST IFACE NETEM-ARGS...|off\n"
-"tc netem on the tap behind HOST's IFACE, in the lab netns: it shapes the\n"
-"frames going to the guest. e.g. `netem sender eth0 loss 10%% delay 20ms`;\n"
-"`off` removes it.\n";
+"usage: bpfwire-lab netem [--run ID] [--tap] HOST IFACE NETEM-ARGS...|off\n"
+"tc netem on IFACE's egress inside HOST (the guest kernel has sch_netem),\n"
+"e.g. `netem sender eth0 loss 10% delay 20ms`; `off` removes it.\n"
+"--tap puts it on the tap behind IFACE in the lab netns instead (frames\n"
+"towards the guest); that needs sch_netem in this machine's kernel.\n";
 
 static int cmd_netem(int argc, char **argv)
 {
+	static const struct option o[] = { { "tap", no_argument, NULL, 'b' }, { 0 } };
+	bool tap = false;
 	struct lab_run *r;
 	int ret;
 
-	COMMON(argc, argv, usage_netem, NULL, NULL, NULL, NULL);
+	COMMON(argc, argv, usage_netem, "", o, bridge_opt, &tap);
 	if (argc < 3)
 		return usage_err(usage_netem);
 	ret = lab_open(opt_run, &r);
 	if (ret)
 		return ret;
-	ret = lab_netem(r, argv[0], argv[1], !strcmp(argv[2], "off") && argc == 3 ? NULL : argv + 2)
-		      ? LAB_FAIL : 0;
+	ret = (tap ? lab_netem_tap : lab_netem)(r, argv[0], argv[1],
+						 !strcmp(argv[2], "off") && argc == 3 ? NULL : argv + 2) ? LAB_FAIL : 0;
 	lab_free(r);
 	return ret;
 }

@@ -52,6 +52,14 @@ const char *lab_default_kernel(void)
 	if (env && *env)
 		return env;
 	snprintf(path, sizeof(path), "%s/kernel/bzImage", BPFWIRE_BUILD_ROOT);
+	if (!file_exists(path)) {
+		/* a build dir configured with -Dkernel=disabled: the main one's */
+		char alt[PATH_MAX];
+
+		snprintf(alt, sizeof(alt), "%s/build/kernel/bzImage", BPFWIRE_SOURCE_ROOT);
+		if (file_exists(alt))
+			snprintf(path, sizeof(path), "%s", alt);
+	}
 	return path;
 }
 
@@ -292,19 +300,22 @@ static int write_setup(const struct lab_run *r, const struct topology *t, int hi
 			   "bw_sysctl net.ipv6.conf.all.forwarding 1\n");
 	for (int s = 0; s < h->nsysctls; s++)
 		fprintf(f, "bw_sysctl %s %s\n", h->sysctls[s].key, h->sysctls[s].value);
-	fprintf(f, "$IP link set lo up\n");
+	fprintf(f, "bw_ip <<'EOF'\nlink set lo up\n");
+	for (int n = 0; n < h->nnics; n++) {
+		const struct topo_nic *nic = &h->nics[n];
+
+		fprintf(f, "link set %s up\n", nic->ifname);
+		for (int a = 0; a < nic->naddrs; a++) {
+			topo_format_prefix(&nic->addrs[a].a, buf, sizeof(buf));
+			fprintf(f, "addr add %s dev %s%s\n", buf, nic->ifname,
+				nic->addrs[a].a.family == AF_INET6 ? " nodad" : "");
+		}
+	}
+	fprintf(f, "EOF\n");
 	for (int n = 0; n < h->nnics; n++) {
 		const struct topo_nic *nic = &h->nics[n];
 		const struct topo_segment *seg = &t->segments[nic->segment];
 
-		fprintf(f, "$IP link set %s up\n", nic->ifname);
-		for (int a = 0; a < nic->naddrs; a++) {
-			topo_format_prefix(&nic->addrs[a].a, buf, sizeof(buf));
-			if (nic->addrs[a].a.family == AF_INET)
-				fprintf(f, "$IP addr add %s dev %s\n", buf, nic->ifname);
-			else
-				fprintf(f, "$IP -6 addr add %s dev %s nodad\n", buf, nic->ifname);
-		}
 		if (nic->dhcp && seg->v4.family)
 			fprintf(f, "bw_dhcp %s\n", nic->ifname);
 		if (nic->dhcp && seg->v6.family) {
@@ -312,16 +323,21 @@ static int write_setup(const struct lab_run *r, const struct topology *t, int hi
 			fprintf(f, "bw_slaac %s %s\n", nic->ifname, buf);
 		}
 	}
+	if (h->nroutes)
+		fprintf(f, "bw_ip <<'EOF'\n");
 	for (int i = 0; i < h->nroutes; i++) {
 		const struct topo_route *rt = &h->routes[i];
 
-		fprintf(f, "$IP %s route add %s", rt->family == AF_INET6 ? "-6" : "-4", rt->dest);
+		/* iproute2 takes the family from the addresses (no -6 in a batch) */
+		fprintf(f, "route add %s", rt->dest);
 		if (rt->via[0])
 			fprintf(f, " via %s", rt->via);
 		if (rt->dev[0])
 			fprintf(f, " dev %s", rt->dev);
 		fprintf(f, "\n");
 	}
+	if (h->nroutes)
+		fprintf(f, "EOF\n");
 	if (fclose(f))
 		return -errno;
 	return 0;
@@ -499,7 +515,7 @@ static pid_t start_qemu(struct lab_run *r, const struct topology *t, int hi, con
 	if (tsc > 0)
 		snprintf(tscarg, sizeof(tscarg), " tsc_early_khz=%ld", tsc);
 	arg(&a, "-append");
-	arg(&a, "console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 "
+	arg(&a, "console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose "
 		"ro init=%s panic=-1 tsc=reliable%s bpfwire.dir=%s bpfwire.host=%s%s%s%s%s",
 	    BPFWIRE_GUEST_INIT, tscarg, g->dir, h->name, h->append[0] ? " " : "", h->append,
 	    append && *append ? " " : "", append ? append : "");
@@ -957,7 +973,6 @@ int lab_down(struct lab_run *r, bool quiet)
 		/* keep a last copy of the state with the results */
 		if (strcmp(r->status, "failed"))
 			snprintf(r->status, sizeof(r->status), "down");
-		snprintf(path, sizeof(path), "%s/state.json", r->results);
 		if (r->results[0] && file_exists(r->results))
 			lab_save(r);
 		rm_rf(r->statedir);
@@ -1036,7 +1051,8 @@ int lab_down_all(bool quiet)
 static const char *const splat_patterns[] = {
 	"BUG:", "WARNING:", "Oops", "Kernel panic", "general protection fault",
 	"possible circular locking dependency", "possible recursive locking",
-	"inconsistent lock state", "suspicious RCU usage", "lockdep",
+	"inconsistent lock state", "suspicious RCU usage", "possible irq lock inversion",
+	"bad unlock balance", "lock held when returning to user space", "DEBUG_LOCKS_WARN_ON",
 	"sleeping function called from invalid context", "KASAN", "UBSAN",
 	"INFO: task", "rcu_sched detected stall", "rcu: INFO:",
 };
@@ -1227,7 +1243,45 @@ int lab_link(struct lab_run *r, const char *host, const char *iface, bool up, en
 	return ret;
 }
 
+/*
+ * netem in the guest, on IFACE's egress (tc from the host root over 9p): the
+ * guest kernel has sch_netem; this machine's kernel may not, and the lab
+ * never loads anything into it. lab_netem_tap() shapes the host side tap
+ * instead (frames towards the guest) where the host kernel has netem.
+ */
 int lab_netem(struct lab_run *r, const char *host, const char *iface, char *const args[])
+{
+	const struct lab_guest *g = need_guest(r, host);
+	struct qga_result res;
+	struct argv a = { 0 };
+	int ret;
+
+	if (!g)
+		return -1;
+	if (!guest_nic(g, iface)) {
+		pr_warn("%s has no interface '%s'\n", host, iface);
+		return -1;
+	}
+	arg(&a, "/usr/sbin/tc"); arg(&a, "qdisc");
+	if (!args) {
+		arg(&a, "del"); arg(&a, "dev"); arg(&a, "%s", iface); arg(&a, "root");
+	} else {
+		arg(&a, "replace"); arg(&a, "dev"); arg(&a, "%s", iface); arg(&a, "root"); arg(&a, "netem");
+		for (int i = 0; args[i]; i++)
+			arg(&a, "%s", args[i]);
+	}
+	ret = lab_exec(r, host, a.v, 10000, &res);
+	if (!ret && (res.exitcode || res.signal)) {
+		pr_warn("%s: netem on %s: tc failed (status %d): %s\n", host, iface, res.exitcode,
+			res.err ? res.err : "");
+		ret = -1;
+	}
+	qga_result_free(&res);
+	argv_free(&a);
+	return ret;
+}
+
+int lab_netem_tap(struct lab_run *r, const char *host, const char *iface, char *const args[])
 {
 	const struct lab_guest *g = need_guest(r, host);
 	const struct lab_nic *nic;
@@ -1252,7 +1306,7 @@ int lab_netem(struct lab_run *r, const char *host, const char *iface, char *cons
 	}
 	ret = netns_run(r->netns, a.v, err, sizeof(err));
 	if (ret)
-		pr_warn("netem on %s (%s %s): %s\n", nic->tap, host, iface, err);
+		pr_warn("netem on tap %s (%s %s): %s\n", nic->tap, host, iface, err);
 	argv_free(&a);
 	return ret;
 }

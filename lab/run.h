@@ -112,8 +112,10 @@ long lab_spawn(struct lab_run *r, const char *host, char *const argv[]);
 int lab_wait(struct lab_run *r, const char *host, long pid, int timeout_ms,
 	     struct qga_result *res);
 int lab_link(struct lab_run *r, const char *host, const char *iface, bool up, enum link_how how);
-/* tc netem on the NIC's tap (frames towards the guest); args NULL: remove. */
+/* tc netem in the guest on IFACE's egress; args NULL: remove. */
 int lab_netem(struct lab_run *r, const char *host, const char *iface, char *const args[]);
+/* The same on the NIC's tap in the lab netns (needs sch_netem in the host kernel). */
+int lab_netem_tap(struct lab_run *r, const char *host, const char *iface, char *const args[]);
 int lab_capture_start(struct lab_run *r, const char *segment);
 void lab_status(struct lab_run *r, FILE *f);
 /* Scan every console for splats; quote them to f. Returns how many. */
