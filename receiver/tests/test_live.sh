@@ -142,11 +142,21 @@ expect_eq "$(jget "$TMP/loss.json" stopped_by)" idle "loss: ended when idle"
 python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["failed"]; sys.exit(not ("max_loss" in f and "max_dup" in f))' "$TMP/loss.json"
 ok $? "loss: failure names max_loss and max_dup"
 
-# 6: timeout with nothing sent: the count expectation fails.
+# 6: the "any" device (Linux cooked capture) and an end by SIGTERM, which
+# still writes every output.
+start_recv any --port 0 --accept-csum-partial --iface any
+send -s 8 -n 10 192.0.2.2 "$PORT"
+sleep 0.5
+kill -TERM "$RPID"
+wait_recv any 0
+expect_eq "$(jget "$TMP/any.json" wire.valid)" 10 "any: wire valid on cooked capture"
+expect_eq "$(jget "$TMP/any.json" interrupted)" true "any: SIGTERM recorded"
+
+# 7: timeout with nothing sent: the count expectation fails.
 start_recv none --port 0 --timeout 1 --expect-count 1
 wait_recv none 1
 
-# 7: setup errors are exit 2 and leave nothing behind.
+# 8: setup errors are exit 2 and leave nothing behind.
 ip netns exec "$NR" "$RECV" --port 7000 --iface nosuchif0 --json "$TMP/e.json" \
 	>/dev/null 2>"$TMP/e.err"
 expect_eq "$?" 2 "bad iface: exit 2"
