@@ -152,7 +152,8 @@ static const char usage_up[] =
 static const char usage_bench[] =
 "usage: bpfwire-lab bench-boot [OPTIONS] TOPOLOGY\n"
 "Boot TOPOLOGY, print each guest's time to kernel-up and ready and its QEMU\n"
-"RSS, then tear down. Options as for `up`, plus --repeat N.\n";
+"RSS, then tear down. Options as for `up`, plus --repeat N. Results go to\n"
+"/tmp/bpfwire-bench-PID-N unless --results is given.\n";
 
 struct up_ctx {
 	struct lab_up_opts o;
@@ -214,7 +215,15 @@ static int do_up(int argc, char **argv, bool bench)
 	}
 	lab_install_signals();
 	for (int i = 0; i < (bench ? u.repeat : 1) && !ret; i++) {
+		char tmp[64];
+
+		if (bench && !u.o.results) {	/* keep benchmarks out of ./results */
+			snprintf(tmp, sizeof(tmp), "/tmp/bpfwire-bench-%d-%d", (int)getpid(), i + 1);
+			u.o.results = tmp;
+		}
 		ret = lab_up(&u.o, t, &r);
+		if (bench && u.o.results == tmp)
+			u.o.results = NULL;
 		if (ret || !bench)
 			break;
 		printf("bench-boot %s (%s), run %d: %d guests ready in %.2f s\n", t->name, r->accel, i + 1,
