@@ -226,8 +226,8 @@ static int do_up(int argc, char **argv, bool bench)
 			u.o.results = NULL;
 		if (ret || !bench)
 			break;
-		printf("bench-boot %s (%s), run %d: %d guests ready in %.2f s\n", t->name, r->accel, i + 1,
-		       r->nguests, r->boot_s);
+		printf("bench-boot %s (%s), run %d: %d guest%s ready in %.2f s\n", t->name, r->accel, i + 1,
+		       r->nguests, r->nguests == 1 ? "" : "s", r->boot_s);
 		for (int g = 0; g < r->nguests; g++)
 			printf("  %-12s kernel up %5.2f s  ready %5.2f s  QEMU RSS %4ld MiB (guest RAM %u MiB)\n",
 			       r->guests[g].name, r->guests[g].t_kernel, r->guests[g].t_ready,
