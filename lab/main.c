@@ -29,7 +29,7 @@ static const char usage_main[] =
 "  shell HOST             interactive shell on the guest's serial port\n"
 "  status                 state of the run\n"
 "  down [--all]           tear the run down (also one left by a crashed lab)\n"
-"  list                   list runs\n"
+"  list                   list the scenarios, then the runs\n"
 "  bench-boot TOPOLOGY    boot, report time to ready and RAM per guest, down\n"
 "  run SCENARIO           run a scenario (lab/runner.c): up, steps, verdict, down\n"
 "  scenarios              list the shipped scenarios\n"
@@ -457,7 +457,7 @@ static const char usage_down[] =
 "left in its netns), delete the netns and the state dir, and scan the\n"
 "consoles for kernel splats (exit 1 if any, quoted in RUN/splats.txt).\n"
 "--all also removes runs without readable state and orphan bpfwire-* netns.\n";
-static const char usage_list[] = "usage: bpfwire-lab list\nRuns in " LAB_STATE_ROOT " and orphan bpfwire-* netns.\n";
+static const char usage_list[] = "usage: bpfwire-lab list\nThe shipped scenarios with their summaries, then the runs in " LAB_STATE_ROOT "\nand orphan bpfwire-* netns.\n";
 
 static int cmd_shell(int argc, char **argv)
 {
@@ -522,10 +522,15 @@ static int cmd_down(int argc, char **argv)
 
 static int cmd_list(int argc, char **argv)
 {
+	int ret;
+
 	COMMON(argc, argv, usage_list, NULL, NULL, NULL, NULL);
 	if (argc)
 		return usage_err(usage_list);
-	return lab_list(stdout);
+	printf("scenarios (bpfwire-lab run NAME):\n");
+	ret = runner_list(stdout);
+	printf("runs:\n");
+	return lab_list(stdout) ?: ret;
 }
 
 static const char usage_run[] =
