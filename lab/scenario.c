@@ -141,12 +141,16 @@ static const struct scn_step *find_spawn(const struct scenario *s, const char *i
 	return NULL;
 }
 
-static bool id_taken(const struct scenario *s, const char *id)
+/* Spawns name processes, reports name JSON files: two separate namespaces. */
+static bool id_taken(const struct scenario *s, enum scn_op op, const char *id)
 {
+	bool spawn = op == SCN_SPAWN;
+
 	for (int i = 0; i < s->nsteps; i++) {
 		const struct scn_step *st = &s->steps[i];
 
-		if ((st->op == SCN_SPAWN || st->op == SCN_REPORT || st->op == SCN_STATS) &&
+		if ((st->op == SCN_SPAWN) == spawn &&
+		    (st->op == SCN_SPAWN || st->op == SCN_REPORT || st->op == SCN_STATS) &&
 		    strcmp(st->id, id) == 0)
 			return true;
 	}
@@ -175,7 +179,7 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "spawn id") ||
 		    copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
 			return -1;
-		if (id_taken(s, st->id))
+		if (id_taken(s, st->op, st->id))
 			return fail(c, "id '%s' is already used", st->id);
 		if (parse_command(c, rest, st))
 			return -1;
@@ -230,7 +234,7 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "id") ||
 		    copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
 			return -1;
-		if (id_taken(s, st->id))
+		if (id_taken(s, st->op, st->id))
 			return fail(c, "id '%s' is already used", st->id);
 		w = word(&rest);
 		if (!w)
