@@ -206,6 +206,18 @@ static int run_step(struct runner *rn, int idx, json_object *js, char *why, size
 							 : "did not finish in time");
 			break;
 		}
+		if (st->expect_signal) {
+			json_object_object_add(js, "expected_signal", json_object_new_int(st->expect_signal));
+			json_object_object_add(js, "signal", json_object_new_int(res.signal));
+			if (res.signal != st->expect_signal) {
+				snprintf(why, whylen, "ended with %s %d, expected signal %d",
+					 res.signal ? "signal" : "exit",
+					 res.signal ? res.signal : res.exitcode, st->expect_signal);
+				break;
+			}
+			ret = 0;
+			break;
+		}
 		if (res.signal) {
 			json_object_object_add(js, "signal", json_object_new_int(res.signal));
 			snprintf(why, whylen, "killed by signal %d, expected exit %d", res.signal, want);

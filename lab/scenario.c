@@ -91,6 +91,24 @@ static int parse_seconds(struct pctx *c, const char *s, double *out, const char 
 	return 0;
 }
 
+static int parse_code(struct pctx *c, const char *s, int *out);
+
+/* "expect N" or "expect signal N" */
+static int parse_expect(struct pctx *c, char **rest, struct scn_step *st)
+{
+	char *w = word(rest);
+
+	st->has_expect = true;
+	if (w && strcmp(w, "signal") == 0) {
+		if (parse_code(c, word(rest), &st->expect_signal))
+			return -1;
+		if (st->expect_signal < 1 || st->expect_signal > 64)
+			return fail(c, "signal %d is not in 1..64", st->expect_signal);
+		return 0;
+	}
+	return parse_code(c, w, &st->expect);
+}
+
 static int parse_code(struct pctx *c, const char *s, int *out)
 {
 	char *end;
@@ -119,9 +137,8 @@ static int parse_command(struct pctx *c, char *rest, struct scn_step *st)
 	*sep = '\0';
 	while ((w = word(&rest))) {
 		if (strcmp(w, "expect") == 0 && st->op == SCN_EXEC) {
-			if (parse_code(c, word(&rest), &st->expect))
+			if (parse_expect(c, &rest, st))
 				return -1;
-			st->has_expect = true;
 		} else {
 			return fail(c, "unexpected '%s' before '--'", w);
 		}
@@ -192,9 +209,8 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 		st->seconds = SCN_DEFAULT_WAIT;
 		while ((w = word(&rest))) {
 			if (strcmp(w, "expect") == 0) {
-				if (parse_code(c, word(&rest), &st->expect))
+				if (parse_expect(c, &rest, st))
 					return -1;
-				st->has_expect = true;
 			} else if (strcmp(w, "timeout") == 0) {
 				if (parse_seconds(c, word(&rest), &st->seconds, "timeout"))
 					return -1;

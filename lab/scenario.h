@@ -32,6 +32,7 @@ struct scn_step {
 	char iface[16];
 	bool has_expect;
 	int expect;		/* exit code for exec/wait; default 0 */
+	int expect_signal;	/* instead: ended by this signal (wait/exec) */
 	double seconds;		/* sleep length, wait timeout (0 = default) */
 	bool up;		/* link */
 	bool bridge;		/* link: bridge port instead of QMP set_link */

@@ -37,6 +37,7 @@ static const struct bad bads[] = {
 	{ "summary x\ntopology pair\nnetem sender eth0\n", "t:3: netem needs arguments" },
 	{ "summary x\ntopology p@ir\nsleep 1\n", "t:2: topology 'p@ir' has a character" },
 	{ "summary x\nsummary y\n", "t:2: a second 'summary'" },
+	{ "summary x\ntopology pair\nspawn a r -- x\nwait a expect signal 99\n", "t:4: signal 99 is not in 1..64" },
 };
 
 static const char *lookup(const char *name, void *ctx)
@@ -51,7 +52,7 @@ int main(int argc, char **argv)
 	char err[512];
 	char *x;
 
-	printf("1..%zu\n", (size_t)(argc - 1) + sizeof(bads) / sizeof(bads[0]) + 5);
+	printf("1..%zu\n", (size_t)(argc - 1) + sizeof(bads) / sizeof(bads[0]) + 6);
 	for (int i = 1; i < argc; i++) {
 		int r = scenario_parse(argv[i], NULL, s, err, sizeof(err));
 
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
 			       "exec sender expect 3 -- sh -c 'exit 3'\n"
 			       "link sender eth0 down bridge\nwait r1 expect 1 timeout 5\n"
 			       "report rx receiver rx.json\n", s, err, sizeof(err));
-	ok(r == 0 && s->nsteps == 5 && s->timeout == 60 && !strcmp(s->name, "good"),
+	ok(r == 0 && s->nsteps == 5 && s->steps[3].expect_signal == 0 && s->timeout == 60 && !strcmp(s->name, "good"),
 	   "good file: %s", "5 steps, timeout, name from the file");
 	ok(r == 0 && s->steps[0].op == SCN_SPAWN && !strcmp(s->steps[0].text, "recv --port 7 -- x") &&
 	   s->steps[1].has_expect && s->steps[1].expect == 3,
@@ -84,6 +85,11 @@ int main(int argc, char **argv)
 	ok(r == 0 && s->steps[2].op == SCN_LINK && !s->steps[2].up && s->steps[2].bridge &&
 	   s->steps[3].seconds == 5 && s->steps[3].expect == 1 && !strcmp(s->steps[4].text, "rx.json"),
 	   "good file: %s", "link bridge down, wait timeout/expect, report file");
+	scenario_free(s);
+	r = scenario_parse("sig", "summary s\ntopology pair\nspawn a r -- x\nwait a expect signal 9\n",
+			   s, err, sizeof(err));
+	ok(r == 0 && s->steps[1].has_expect && s->steps[1].expect_signal == 9,
+	   "good file: %s", "wait expect signal 9");
 	scenario_free(s);
 
 	x = scenario_expand("a ${SHARE}/b ${SHARE}", lookup, NULL, err, sizeof(err));

@@ -149,7 +149,8 @@ static void usage(FILE *f)
 "      --log-file FILE    the same lines into FILE\n"
 "  -v, --verbose          more diagnostics on stderr (repeat for debug)\n"
 "Expectations (exit 1 when one fails):\n"
-"  -n, --expect-count N   exactly N distinct valid datagrams (live: also ends the run)\n"
+"  -n, --expect-count N   exactly N distinct valid datagrams (live: ends the run,\n"
+"                         unless --until-idle is given)\n"
 "      --max-loss N       at most N lost (default 0; \"any\" disables)\n"
 "      --max-dup N        at most N duplicates (default 0; \"any\" disables)\n"
 "      --max-reorder N    at most N reordered (default 0; \"any\" disables)\n"
@@ -928,7 +929,8 @@ static int run_live(struct run *run)
 			run->stop_reason = "idle";
 			break;
 		}
-		if (count_reached(run)) {
+		/* With --until-idle, extra datagrams after N must still be seen. */
+		if (!o->until_idle && count_reached(run)) {
 			run->stop_reason = "expected count reached";
 			break;
 		}
