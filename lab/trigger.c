@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpfwire-trigger: cause exactly N security events at a steady pace, so a
+ * scenario knows how many datagrams a sender must produce. A shell loop
+ * cannot do this under TCG: each sleep(1) process costs more than the
+ * interval.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char usage[] =
+"usage: bpfwire-trigger (--open PATH | --exec PATH) [--count N] [--interval-ms MS]\n"
+"Open (read-only) or execute PATH N times (default 1), MS apart (default 0),\n"
+"then print how many succeeded and how long it took. Exit 1 if any failed.\n";
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return errno || end == s || *end || *out < min || *out > max ? -1 : 0;
+}
+
+static int do_exec(const char *path)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execl(path, path, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) != 127 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "open", required_argument, NULL, 'o' },
+		{ "exec", required_argument, NULL, 'e' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "interval-ms", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *path = NULL;
+	long count = 1, interval = 0, done = 0;
+	int c, exec_mode = 0;
+	double t0, next;
+
+	while ((c = getopt_long(argc, argv, "o:e:n:i:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': path = optarg; exec_mode = 0; break;
+		case 'e': path = optarg; exec_mode = 1; break;
+		case 'n':
+			if (parse_long(optarg, 0, 10000000, &count))
+				goto bad;
+			break;
+		case 'i':
+			if (parse_long(optarg, 0, 3600000, &interval))
+				goto bad;
+			break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: goto bad;
+		}
+	}
+	if (!path || optind != argc)
+		goto bad;
+
+	t0 = next = now();
+	for (long i = 0; i < count; i++) {
+		int r;
+
+		if (exec_mode) {
+			r = do_exec(path);
+		} else {
+			int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+			r = fd < 0 ? -1 : close(fd);
+		}
+		if (r == 0)
+			done++;
+		else
+			fprintf(stderr, "bpfwire-trigger: %s %s: %s\n", exec_mode ? "exec" : "open",
+				path, strerror(errno));
+		next += interval / 1000.0;
+		if (interval && i + 1 < count) {
+			double d = next - now();
+
+			if (d > 0) {
+				struct timespec ts = { (time_t)d, (long)((d - (time_t)d) * 1e9) };
+
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+	printf("bpfwire-trigger: %ld of %ld %s of %s in %.2f s\n", done, count,
+	       exec_mode ? "execs" : "opens", path, now() - t0);
+	return done == count ? 0 : 1;
+bad:
+	fputs(usage, stderr);
+	return 2;
+}
