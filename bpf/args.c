@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* bpfwire-agent command line and address parsing. See args.h. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include "args.h"
+
+#define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+static int parse_port(const char *s, int min, __u16 *port)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < (unsigned long)min || v > 65535)
+		return -1;
+	*port = v;
+	return 0;
+}
+
+int bpfwire_parse_addr(const char *s, int need_port, struct bpfwire_addr *a,
+		       char *err, size_t errlen)
+{
+	char host[INET6_ADDRSTRLEN + IF_NAMESIZE + 2];
+	const char *port = NULL, *close;
+	char *pct;
+	size_t n;
+
+	memset(a, 0, sizeof(*a));
+	if (s[0] == '[') {
+		close = strchr(s, ']');
+		if (!close)
+			ERR("bad address %s: missing ']'", s);
+		n = close - s - 1;
+		if (close[1] == ':')
+			port = close + 2;
+		else if (close[1])
+			ERR("bad address %s: expected ':PORT' after ']'", s);
+		s++;
+	} else {
+		const char *colon = strrchr(s, ':');
+
+		if (colon && strchr(s, ':') != colon) {
+			/* bare IPv6: only where the port is optional */
+			if (need_port)
+				ERR("bad address %s: write IPv6 as [ADDR]:PORT", s);
+			colon = NULL;
+		}
+		n = colon ? (size_t)(colon - s) : strlen(s);
+		port = colon ? colon + 1 : NULL;
+	}
+	if (n == 0 || n >= sizeof(host))
+		ERR("bad address %.*s: empty or too long", (int)(n < 64 ? n : 64), s);
+	memcpy(host, s, n);
+	host[n] = 0;
+
+	if (port) {
+		if (parse_port(port, need_port ? 1 : 0, &a->port))
+			ERR("bad port '%s' in %s: need %d..65535", port, host,
+			    need_port ? 1 : 0);
+	} else if (need_port) {
+		ERR("missing port in %s: write ADDR:PORT or [ADDR]:PORT", host);
+	}
+
+	pct = strchr(host, '%');
+	if (pct) {
+		*pct++ = 0;
+		if (!*pct || strlen(pct) >= sizeof(a->ifname))
+			ERR("bad interface name '%s' in %s", pct, host);
+		snprintf(a->ifname, sizeof(a->ifname), "%s", pct);
+	}
+	if (inet_pton(AF_INET, host, a->addr) == 1) {
+		a->family = AF_INET;
+		if (pct)
+			ERR("%%%s makes no sense on IPv4 address %s", a->ifname, host);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, host, a->addr) != 1)
+		ERR("bad address '%s': not IPv4 or IPv6", host);
+	a->family = AF_INET6;
+	/* fe80::/10 needs a scope; others must not carry one. */
+	if (a->addr[0] == 0xfe && (a->addr[1] & 0xc0) == 0x80) {
+		if (!pct)
+			ERR("link-local %s needs %%IFACE, as in [%s%%eth0]:%u",
+			    host, host, a->port);
+		a->scope_id = if_nametoindex(a->ifname);
+		if (!a->scope_id)
+			ERR("no interface '%s' for link-local %s", a->ifname, host);
+	} else if (pct) {
+		ERR("%%%s is only for link-local addresses, not %s", a->ifname, host);
+	}
+	return 0;
+}
+
+int bpfwire_parse_mac(const char *s, __u8 mac[6])
+{
+	unsigned int b[6];
+	char tail;
+	int i;
+
+	if (strlen(s) != 17 ||
+	    sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
+		   &b[4], &b[5], &tail) != 6)
+		return -1;
+	for (i = 0; i < 6; i++) {
+		if (s[i * 3] == ' ' || s[i * 3 + 1] == ' ')
+			return -1;
+		mac[i] = b[i];
+	}
+	return 0;
+}
+
+int bpfwire_parse_events(const char *s, __u32 *events, char *err, size_t errlen)
+{
+	char buf[64], *tok, *save = NULL;
+
+	if (strlen(s) >= sizeof(buf))
+		ERR("bad --events '%s': too long", s);
+	snprintf(buf, sizeof(buf), "%s", s);
+	*events = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "exec"))
+			*events |= BPFWIRE_EVF_EXEC;
+		else if (!strcmp(tok, "open"))
+			*events |= BPFWIRE_EVF_OPEN;
+		else
+			ERR("bad --events '%s': unknown event '%s' (exec, open)", s, tok);
+	}
+	if (!*events)
+		ERR("bad --events '%s': name at least one of exec, open", s);
+	return 0;
+}
+
+int bpfwire_parse_via(const char *s, enum bpfwire_via *via)
+{
+	if (!strcmp(s, "ksock"))
+		*via = BPFWIRE_VIA_KSOCK;
+	else if (!strcmp(s, "netpoll"))
+		*via = BPFWIRE_VIA_NETPOLL;
+	else if (!strcmp(s, "ringbuf"))
+		*via = BPFWIRE_VIA_RINGBUF;
+	else
+		return -1;
+	return 0;
+}
+
+const char *bpfwire_via_name(__u32 via)
+{
+	switch (via) {
+	case BPFWIRE_VIA_KSOCK:		return "ksock";
+	case BPFWIRE_VIA_NETPOLL:	return "netpoll";
+	case BPFWIRE_VIA_RINGBUF:	return "ringbuf";
+	}
+	return "unknown";
+}
+
+void bpfwire_events_str(__u32 events, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s",
+		 events & BPFWIRE_EVF_EXEC ? "exec" : "",
+		 (events & BPFWIRE_EVF_EXEC) && (events & BPFWIRE_EVF_OPEN) ? "," : "",
+		 events & BPFWIRE_EVF_OPEN ? "open" : "");
+}
+
+void bpfwire_fmt_addr(const struct bpfwire_addr *a, int port, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN];
+
+	inet_ntop(a->family, a->addr, host, sizeof(host));
+	if (a->family == AF_INET6) {
+		char scoped[INET6_ADDRSTRLEN + IF_NAMESIZE + 1];
+
+		snprintf(scoped, sizeof(scoped), "%s%s%s", host,
+			 a->ifname[0] ? "%" : "", a->ifname);
+		if (port >= 0)
+			snprintf(buf, len, "[%s]:%d", scoped, port);
+		else
+			snprintf(buf, len, "%s", scoped);
+	} else if (port >= 0) {
+		snprintf(buf, len, "%s:%d", host, port);
+	} else {
+		snprintf(buf, len, "%s", host);
+	}
+}
+
+void bpfwire_fmt_mac(const __u8 m[6], char *buf, size_t len)
+{
+	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x",
+		 m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
+void bpfwire_usage(FILE *f)
+{
+	fprintf(f,
+"usage: bpfwire-agent --via ksock|netpoll|ringbuf --dst ADDR:PORT [options]\n"
+"       bpfwire-agent status [--json] [VIA]\n"
+"       bpfwire-agent unload [VIA]\n"
+"\n"
+"Install a BPF sender that turns exec and file-open events into bpfwire\n"
+"datagrams. ksock and netpoll pin their programs, links and maps under\n"
+BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
+"stays in the foreground and forwards the ring buffer with sendmsg().\n"
+"\n"
+"  --via ksock|netpoll|ringbuf  the sender\n"
+"  --dst ADDR:PORT        destination; [v6]:port, link-local as [fe80::2%%eth0]:port\n"
+"  --bind ADDR:PORT       source address and port (ksock, ringbuf; netpoll's\n"
+"                         source, default: the route's source and port 6666)\n"
+"  --dev IFACE            device for netpoll (default: the route's device)\n"
+"  --remote-mac MAC       netpoll next hop MAC (default: from the neighbour table)\n"
+"  --events exec,open     events to send (default: exec,open)\n"
+"  --path-prefix P        only paths starting with P (default: all)\n"
+"  --sender-id N          sender id on the wire (default: 1)\n"
+"  --json                 status: machine-readable output\n"
+"  -v, --verbose          more output; libbpf's own output shows from -v\n"
+"  -h, --help             this text\n"
+"\n"
+"Exit: 0 done, 1 the install, status or unload failed, 2 usage error.\n");
+}
+
+enum { OPT_VIA = 256, OPT_DST, OPT_BIND, OPT_DEV, OPT_EVENTS, OPT_PREFIX,
+       OPT_ID, OPT_MAC, OPT_JSON };
+
+static const struct option long_opts[] = {
+	{ "via",	 required_argument, NULL, OPT_VIA },
+	{ "dst",	 required_argument, NULL, OPT_DST },
+	{ "bind",	 required_argument, NULL, OPT_BIND },
+	{ "dev",	 required_argument, NULL, OPT_DEV },
+	{ "events",	 required_argument, NULL, OPT_EVENTS },
+	{ "path-prefix", required_argument, NULL, OPT_PREFIX },
+	{ "sender-id",	 required_argument, NULL, OPT_ID },
+	{ "remote-mac",	 required_argument, NULL, OPT_MAC },
+	{ "json",	 no_argument,	    NULL, OPT_JSON },
+	{ "verbose",	 no_argument,	    NULL, 'v' },
+	{ "help",	 no_argument,	    NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
+		      char *err, size_t errlen)
+{
+	const char *mac = NULL, *events = NULL;
+	int c, npos;
+	char *end;
+
+	memset(o, 0, sizeof(*o));
+	o->cmd = CMD_INSTALL;
+	o->sender_id = 1;
+	o->events = BPFWIRE_EVF_EXEC | BPFWIRE_EVF_OPEN;
+	optind = 0;	/* full reset, so tests can parse again */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "vh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_VIA:
+			if (bpfwire_parse_via(optarg, &o->via))
+				ERR("bad --via '%s': use ksock, netpoll or ringbuf", optarg);
+			break;
+		case OPT_DST:
+			o->dst_text = optarg;
+			break;
+		case OPT_BIND:
+			o->bind_text = optarg;
+			break;
+		case OPT_DEV:
+			if (!*optarg || strlen(optarg) >= sizeof(o->dev))
+				ERR("bad --dev '%s': 1 to %zu characters", optarg,
+				    sizeof(o->dev) - 1);
+			snprintf(o->dev, sizeof(o->dev), "%s", optarg);
+			break;
+		case OPT_EVENTS:
+			events = optarg;
+			break;
+		case OPT_PREFIX:
+			if (strlen(optarg) >= sizeof(o->prefix))
+				ERR("bad --path-prefix: longer than %zu bytes",
+				    sizeof(o->prefix) - 1);
+			snprintf(o->prefix, sizeof(o->prefix), "%s", optarg);
+			break;
+		case OPT_ID:
+			errno = 0;
+			o->sender_id = strtoul(optarg, &end, 0);
+			if (errno || !*optarg || *end || *optarg == '-' ||
+			    strtoull(optarg, NULL, 0) > 0xffffffffull)
+				ERR("bad --sender-id '%s': need 0..4294967295", optarg);
+			break;
+		case OPT_MAC:
+			mac = optarg;
+			break;
+		case OPT_JSON:
+			o->json = 1;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'h':
+			o->cmd = CMD_HELP;
+			return 0;
+		default:
+			if (optopt >= OPT_VIA || (optopt == 0 && optind > 0))
+				ERR("option %s needs a value or is unknown",
+				    argv[optind - 1]);
+			ERR("unknown option -%c", optopt);
+		}
+	}
+
+	npos = argc - optind;
+	if (npos > 0) {
+		const char *cmd = argv[optind];
+
+		if (!strcmp(cmd, "status"))
+			o->cmd = CMD_STATUS;
+		else if (!strcmp(cmd, "unload"))
+			o->cmd = CMD_UNLOAD;
+		else
+			ERR("unknown command '%s': use status or unload", cmd);
+		if (npos > 2)
+			ERR("%s takes at most one sender name", cmd);
+		if (npos == 2) {
+			enum bpfwire_via v;
+
+			o->only = argv[optind + 1];
+			if (bpfwire_parse_via(o->only, &v))
+				ERR("bad sender '%s': use ksock, netpoll or ringbuf",
+				    o->only);
+		}
+		if (o->via || o->dst_text || o->bind_text || o->dev[0] || mac)
+			ERR("%s takes no sender options; name the sender as in "
+			    "'%s ksock'", cmd, cmd);
+		return 0;
+	}
+
+	if (!o->via)
+		ERR("missing --via ksock|netpoll|ringbuf (or a command: status, unload)");
+	if (!o->dst_text)
+		ERR("missing --dst ADDR:PORT");
+	if (bpfwire_parse_addr(o->dst_text, 1, &o->dst, err, errlen))
+		return -1;
+	if (o->bind_text) {
+		if (bpfwire_parse_addr(o->bind_text, 0, &o->bind, err, errlen))
+			return -1;
+		if (o->bind.family != o->dst.family)
+			ERR("--bind %s and --dst %s are not the same family",
+			    o->bind_text, o->dst_text);
+	}
+	if (events && bpfwire_parse_events(events, &o->events, err, errlen))
+		return -1;
+	if (o->via != BPFWIRE_VIA_NETPOLL) {
+		if (o->dev[0])
+			ERR("--dev is for --via netpoll only");
+		if (mac)
+			ERR("--remote-mac is for --via netpoll only");
+	}
+	if (mac) {
+		if (bpfwire_parse_mac(mac, o->mac))
+			ERR("bad --remote-mac '%s': write aa:bb:cc:dd:ee:ff", mac);
+		o->have_mac = 1;
+	}
+	if (o->dev[0] && !if_nametoindex(o->dev))
+		ERR("no interface '%s' (--dev)", o->dev);
+	if (o->dev[0] && o->dst.ifname[0] && strcmp(o->dev, o->dst.ifname))
+		ERR("--dev %s disagrees with the scope of --dst %s", o->dev,
+		    o->dst_text);
+	return 0;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpfwire-agent --via ringbuf, the status quo: the BPF programs queue ready
+ * datagrams on a ring buffer and this process forwards each with send().
+ * It stays in the foreground; its programs detach when it dies. The maps
+ * stay pinned so that status works during and after the run.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include "agent.h"
+#include "ringbuf.skel.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+struct fwd {
+	int fd;
+	struct bpfwire_stats *u;	/* mmapped map ustats */
+};
+
+static int forward(void *ctx, void *data, size_t size)
+{
+	struct fwd *f = ctx;
+	ssize_t n = send(f->fd, data, size, 0);
+
+	if (n < 0) {
+		int e = errno < BPFWIRE_ERRNO_SLOTS ? errno : 0;
+
+		__atomic_fetch_add(&f->u->failed, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&f->u->err[e], 1, __ATOMIC_RELAXED);
+	} else {
+		__atomic_fetch_add(&f->u->sent, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&f->u->bytes, size, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static int open_socket(const struct agent_opts *o)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd = socket(o->dst.family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	char txt[96];
+
+	if (fd < 0) {
+		pr_warn("couldn't create a UDP socket: %s", errstr(-errno));
+		return -1;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		const struct bpfwire_addr *a = pass ? &o->dst : &o->bind;
+
+		if (!a->family)
+			continue;
+		memset(&ss, 0, sizeof(ss));
+		if (a->family == AF_INET) {
+			struct sockaddr_in *s4 = (void *)&ss;
+
+			s4->sin_family = AF_INET;
+			s4->sin_port = htons(a->port);
+			memcpy(&s4->sin_addr, a->addr, 4);
+			len = sizeof(*s4);
+		} else {
+			struct sockaddr_in6 *s6 = (void *)&ss;
+
+			s6->sin6_family = AF_INET6;
+			s6->sin6_port = htons(a->port);
+			s6->sin6_scope_id = a->scope_id;
+			memcpy(&s6->sin6_addr, a->addr, 16);
+			len = sizeof(*s6);
+		}
+		bpfwire_fmt_addr(a, a->port, txt, sizeof(txt));
+		if ((pass ? connect : bind)(fd, (struct sockaddr *)&ss, len)) {
+			pr_warn("couldn't %s socket to %s: %s", pass ? "connect" : "bind",
+				txt, errstr(-errno));
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+static int load(void *skel)
+{
+	return bpfwire_ringbuf__load(skel);
+}
+
+int run_ringbuf(const struct agent_opts *o)
+{
+	static const char *const maps[] = { "stats", "state", "info", "ustats", NULL };
+	struct sender s = { .via = BPFWIRE_VIA_RINGBUF };
+	struct bpfwire_ringbuf *skel;
+	struct ring_buffer *rb = NULL;
+	struct fwd f = { .fd = -1, .u = MAP_FAILED };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct bpfwire_cfg cfg;
+	char dst[96], ev[16];
+	size_t usz = sizeof(struct bpfwire_stats);
+	int ret = -1, err;
+
+	bpfwire_fmt_addr(&o->dst, o->dst.port, dst, sizeof(dst));
+	f.fd = open_socket(o);
+	if (f.fd < 0)
+		return -1;
+	skel = bpfwire_ringbuf__open();
+	if (!skel) {
+		pr_warn("couldn't open the ringbuf sender: %s", errstr(-errno));
+		goto out;
+	}
+	s.obj = skel->obj;
+	sender_fill_cfg(o, &cfg);
+	skel->rodata->cfg = cfg;
+	if (sender_load(&s, load, skel) || sender_write_info(&s, o, &cfg))
+		goto out;
+	usz = (usz + 4095) & ~(size_t)4095;
+	f.u = mmap(NULL, usz, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   bpf_map__fd(skel->maps.ustats), 0);
+	if (f.u == MAP_FAILED) {
+		pr_warn("couldn't mmap map ustats: %s", errstr(-errno));
+		goto out;
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.rb), forward, &f, NULL);
+	if (!rb) {
+		pr_warn("couldn't open ring buffer rb: %s", errstr(-errno));
+		goto out;
+	}
+	if (sender_pin_dir(&s) || sender_pin(&s, maps, 0))
+		goto out;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (sender_attach(&s, o->events))
+		goto out;
+	bpfwire_events_str(o->events, ev, sizeof(ev));
+	printf("bpfwire-agent: ringbuf sender %u forwarding: %s -> %s, counters at %s\n",
+	       o->sender_id, ev, dst, s.dir);
+	fflush(stdout);
+
+	while (!stop) {
+		err = ring_buffer__poll(rb, 200);
+		if (err < 0 && err != -EINTR) {
+			pr_warn("couldn't poll ring buffer rb: %s", errstr(err));
+			goto out;
+		}
+	}
+	/* Detach first, then forward what is already queued. */
+	bpf_link__destroy(s.links[0]);
+	bpf_link__destroy(s.links[1]);
+	s.links[0] = s.links[1] = NULL;
+	ring_buffer__consume(rb);
+	pr_info("stopped: sent %llu, failed %llu", (unsigned long long)f.u->sent,
+		(unsigned long long)f.u->failed);
+	ret = 0;
+out:
+	/* A failed start unpins; a clean stop leaves the counters for status. */
+	if (ret)
+		sender_unpin(&s);
+	bpf_link__destroy(s.links[0]);
+	bpf_link__destroy(s.links[1]);
+	ring_buffer__free(rb);
+	if (f.u != MAP_FAILED)
+		munmap(f.u, usz);
+	bpfwire_ringbuf__destroy(skel);
+	if (f.fd >= 0)
+		close(f.fd);
+	return ret;
+}

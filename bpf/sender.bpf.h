@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The half every sender shares: configuration, maps, event sources and the
+ * datagram builder. A sender defines
+ *
+ *	static __always_inline int bpfwire_xmit(__u8 *buf, __u32 len);
+ *
+ * (0 or a positive byte count on success, -errno on failure) and then
+ * includes this file. The buffer lives on the stack: the LSM programs are
+ * sleepable and bpf_ksock_send() may sleep, so a per-CPU scratch buffer could
+ * be overwritten by another task on the same CPU in the meantime.
+ */
+#ifndef BPFWIRE_SENDER_BPF_H
+#define BPFWIRE_SENDER_BPF_H
+
+#include "encode.h"
+
+#define OFF_PAYLOAD	BPFWIRE_HDR_LEN
+#define OFF_COMM	(OFF_PAYLOAD + 8)
+#define OFF_PATH	(OFF_PAYLOAD + BPFWIRE_EVENT_FIXED_LEN)
+
+/* Written by the agent before load (skel->rodata->cfg). */
+const volatile struct bpfwire_cfg cfg = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpfwire_stats);
+} stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpfwire_state);
+} state SEC(".maps");
+
+/* Not used by the programs: the agent fills it and pins it for status. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpfwire_info);
+} info SEC(".maps");
+
+/*
+ * Copy out of cfg. Never __builtin_memcpy from a cast-away-volatile cfg
+ * field: clang folds the read to the zero initialiser (this sent every
+ * datagram to 0.0.0.0, which is loopback, until a guest test caught it).
+ */
+static __always_inline void cfg_copy(void *dst, const volatile void *src, int n)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < n; i++)
+		((__u8 *)dst)[i] = ((const volatile __u8 *)src)[i];
+}
+
+static __always_inline void bpfwire_count_err(struct bpfwire_stats *s, int err)
+{
+	__u32 e = -err;
+
+	if (e >= BPFWIRE_ERRNO_SLOTS)
+		e = 0;
+	__sync_fetch_and_add(&s->failed, 1);
+	__sync_fetch_and_add(&s->err[e], 1);
+}
+
+static __always_inline int bpfwire_event(__u8 type, struct path *path)
+{
+	__u8 buf[BPFWIRE_DGRAM_MAX];
+	struct bpfwire_stats *s;
+	struct bpfwire_state *st;
+	__u32 key = 0, path_len, len, i;
+	__u64 seq;
+	int ret;
+
+	s = bpf_map_lookup_elem(&stats, &key);
+	st = bpf_map_lookup_elem(&state, &key);
+	if (!s || !st)
+		return 0;
+
+	__builtin_memset(buf, 0, sizeof(buf));
+	ret = bpf_d_path(path, (char *)buf + OFF_PATH, BPFWIRE_PATH_MAX);
+	if (ret <= 0 || ret > BPFWIRE_PATH_MAX) {
+		/* A path we cannot read can only be filtered when no prefix is set. */
+		if (cfg.prefix_len == 0) {
+			__sync_fetch_and_add(&s->events, 1);
+			bpfwire_count_err(s, ret < 0 ? ret : -ENAMETOOLONG);
+		}
+		return 0;
+	}
+	path_len = ret - 1;	/* without the NUL */
+
+	if (path_len < cfg.prefix_len)
+		return 0;
+	for (i = 0; i < BPFWIRE_PATH_MAX; i++) {
+		if (i >= cfg.prefix_len)
+			break;
+		if (buf[OFF_PATH + i] != (__u8)cfg.prefix[i])
+			return 0;
+	}
+	/* d_path leaves bytes after the NUL: the wire carries none of them. */
+	buf[OFF_PATH + path_len] = 0;
+
+	__sync_fetch_and_add(&s->events, 1);
+
+	bpf_get_current_comm(buf + OFF_COMM, BPFWIRE_COMM_LEN);
+	len = OFF_PATH + path_len;
+	seq = __sync_add_and_fetch(&st->seq, 1);
+	bpfwire_put_hdr(buf, type, cfg.sender_id, len - BPFWIRE_HDR_LEN, seq,
+			bpf_ktime_get_ns());
+	bpfwire_put32(buf + OFF_PAYLOAD, bpf_get_current_pid_tgid() >> 32);
+	bpfwire_put32(buf + OFF_PAYLOAD + 4, (__u32)bpf_get_current_uid_gid());
+	bpfwire_put16(buf + OFF_PAYLOAD + 24, path_len);
+	bpfwire_seal(buf, len);
+
+	ret = bpfwire_xmit(buf, len);
+	if (ret < 0) {
+		bpfwire_count_err(s, ret);
+	} else {
+		__sync_fetch_and_add(&s->sent, 1);
+		__sync_fetch_and_add(&s->bytes, len);
+	}
+	return 0;
+}
+
+SEC("lsm.s/bprm_check_security")
+int BPF_PROG(bpfwire_exec, struct linux_binprm *bprm)
+{
+	if (cfg.events & BPFWIRE_EVF_EXEC)
+		bpfwire_event(BPFWIRE_EV_EXEC, &bprm->file->f_path);
+	return 0;
+}
+
+SEC("lsm.s/file_open")
+int BPF_PROG(bpfwire_open, struct file *file)
+{
+	if (cfg.events & BPFWIRE_EVF_OPEN)
+		bpfwire_event(BPFWIRE_EV_OPEN, &file->f_path);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
+
+#endif /* BPFWIRE_SENDER_BPF_H */

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the BPF senders and bpfwire-agent share: the configuration the agent
+ * writes into .rodata before load, the stats map value, and the info record
+ * pinned for `bpfwire-agent status`. Fixed-width types only.
+ */
+#ifndef BPFWIRE_SENDER_H
+#define BPFWIRE_SENDER_H
+
+#ifndef __BPF__
+#include <linux/types.h>
+#endif
+#include "wire.h"
+
+#define BPFWIRE_PIN_ROOT	"/sys/fs/bpf/bpfwire"
+
+enum bpfwire_via {
+	BPFWIRE_VIA_KSOCK	= 1,
+	BPFWIRE_VIA_NETPOLL	= 2,
+	BPFWIRE_VIA_RINGBUF	= 3,
+};
+
+/* cfg.events bits */
+#define BPFWIRE_EVF_EXEC	(1u << 0)
+#define BPFWIRE_EVF_OPEN	(1u << 1)
+
+/* Largest datagram a sender builds: header + event + the longest path. */
+#define BPFWIRE_DGRAM_MAX	(BPFWIRE_HDR_LEN + BPFWIRE_EVENT_FIXED_LEN + BPFWIRE_PATH_MAX)
+
+struct bpfwire_cfg {
+	__u32 sender_id;
+	__u32 events;		/* BPFWIRE_EVF_* */
+	__u32 prefix_len;	/* 0: every path */
+	__u32 family;		/* AF_INET or AF_INET6 */
+	__u8  dst_addr[16];	/* network order; IPv4 in the first 4 bytes */
+	__u8  src_addr[16];	/* --bind address, or the route's source */
+	__u16 dst_port;		/* host order */
+	__u16 src_port;		/* host order; 0: ephemeral (ksock) */
+	__u32 scope_id;		/* ifindex for link-local IPv6, else 0 */
+	__u32 has_bind;		/* 1: bind to src_addr:src_port (ksock) */
+	char  dev[16];		/* netpoll device */
+	__u8  remote_mac[6];	/* netpoll next hop */
+	__u8  pad[2];
+	char  prefix[BPFWIRE_PATH_MAX];
+};
+
+/*
+ * Failures are counted by errno: slot N is errno N, slot 0 is every errno
+ * at or above BPFWIRE_ERRNO_SLOTS (e.g. the kernel-internal ENOTSUPP 524).
+ */
+#define BPFWIRE_ERRNO_SLOTS	136
+
+/* One per CPU in map "stats" (key 0). For ringbuf the agent keeps the
+ * user-space half in map "ustats" with the same layout. */
+struct bpfwire_stats {
+	__u64 events;		/* events that passed the filters */
+	__u64 sent;		/* accepted by the send path (ringbuf: queued) */
+	__u64 failed;		/* sum of err[] */
+	__u64 bytes;		/* bytes of the datagrams counted in sent */
+	__u64 err[BPFWIRE_ERRNO_SLOTS];
+};
+
+/* Map "state" (array, one entry): the per-sender sequence. */
+struct bpfwire_state {
+	__u64 seq;		/* last sequence number handed out */
+};
+
+/* Map "info" (array, one entry), written by the agent, read by status. */
+struct bpfwire_info {
+	__u32 via;		/* enum bpfwire_via */
+	__u32 agent_pid;	/* ringbuf: the forwarding agent */
+	__u64 installed_unix;	/* time(NULL) at install */
+	char  dst[64];		/* as given: [fe80::2%eth0]:7000 */
+	char  bind[64];		/* "" when none */
+	struct bpfwire_cfg cfg;
+};
+
+/* SYSCALL setup programs report which step failed in .bss setup_stage. */
+enum bpfwire_stage {
+	BPFWIRE_STAGE_NONE	= 0,
+	BPFWIRE_STAGE_CREATE	= 1,
+	BPFWIRE_STAGE_BIND	= 2,
+	BPFWIRE_STAGE_CONNECT	= 3,
+	BPFWIRE_STAGE_STORE	= 4,
+};
+
+#endif /* BPFWIRE_SENDER_H */

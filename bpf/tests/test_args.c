@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Host-side: bpfwire-agent argument and address parsing. */
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <sys/socket.h>
+#include "../args.h"
+#include "tap.h"
+
+#define NARGS(...) (sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *))
+#define CLI(o, err, ...) \
+	bpfwire_parse_cli(NARGS("bpfwire-agent", __VA_ARGS__), \
+			  (char *[]){ "bpfwire-agent", __VA_ARGS__, NULL }, o, err, sizeof(err))
+
+/* Parses s, then formats it back: a round trip shows what was understood. */
+static void addr_ok(const char *s, int need_port, int family, const char *canon)
+{
+	struct bpfwire_addr a;
+	char err[256], buf[96], name[128];
+
+	snprintf(name, sizeof(name), "parse %s", s);
+	if (!ASSERT_OK(bpfwire_parse_addr(s, need_port, &a, err, sizeof(err)), name)) {
+		printf("#   %s\n", err);
+		return;
+	}
+	snprintf(name, sizeof(name), "family of %s", s);
+	ASSERT_EQ(a.family, family, name);
+	bpfwire_fmt_addr(&a, a.port, buf, sizeof(buf));
+	snprintf(name, sizeof(name), "format %s", s);
+	ASSERT_STREQ(buf, canon, name);
+}
+
+static void addr_bad(const char *s, int need_port, const char *msg)
+{
+	struct bpfwire_addr a;
+	char err[256] = "", name[128];
+
+	snprintf(name, sizeof(name), "reject %s", s);
+	if (!ASSERT_EQ(bpfwire_parse_addr(s, need_port, &a, err, sizeof(err)), -1, name))
+		return;
+	snprintf(name, sizeof(name), "message for %s", s);
+	tap_ok(strstr(err, msg) != NULL, name, err);
+}
+
+int main(void)
+{
+	struct agent_opts o;
+	struct bpfwire_addr a;
+	char err[256];
+	__u8 mac[6];
+	__u32 ev;
+
+	addr_ok("192.0.2.2:7000", 1, AF_INET, "192.0.2.2:7000");
+	addr_ok("[2001:db8::2]:7000", 1, AF_INET6, "[2001:db8::2]:7000");
+	addr_ok("[2001:DB8:0::2]:65535", 1, AF_INET6, "[2001:db8::2]:65535");
+	addr_ok("[fe80::2%lo]:7000", 1, AF_INET6, "[fe80::2%lo]:7000");
+	addr_ok("198.51.100.1", 0, AF_INET, "198.51.100.1:0");
+	addr_ok("2001:db8::1", 0, AF_INET6, "[2001:db8::1]:0");
+
+	bpfwire_parse_addr("[fe80::2%lo]:7000", 1, &a, err, sizeof(err));
+	ASSERT_EQ(a.scope_id, if_nametoindex("lo"), "scope_id of %lo is its ifindex");
+	ASSERT_EQ(a.port, 7000, "port of [fe80::2%lo]:7000");
+	bpfwire_parse_addr("192.0.2.2:7000", 1, &a, err, sizeof(err));
+	ASSERT_EQ((__u32)a.addr[0] << 24 | a.addr[1] << 16 | a.addr[2] << 8 | a.addr[3],
+		  0xc0000202, "IPv4 bytes in network order");
+
+	addr_bad("[fe80::2]:7000", 1, "needs %IFACE");
+	addr_bad("[fe80::2%nosuchif0]:7000", 1, "no interface 'nosuchif0'");
+	addr_bad("[2001:db8::2%lo]:7000", 1, "only for link-local");
+	addr_bad("192.0.2.2%lo:7000", 1, "makes no sense on IPv4");
+	addr_bad("192.0.2.2", 1, "missing port");
+	addr_bad("192.0.2.2:0", 1, "bad port '0'");
+	addr_bad("192.0.2.2:65536", 1, "bad port '65536'");
+	addr_bad("192.0.2.2:70a", 1, "bad port");
+	addr_bad("192.0.2.2:-1", 1, "bad port");
+	addr_bad("192.0.2.256:7000", 1, "not IPv4 or IPv6");
+	addr_bad("2001:db8::2:7000", 1, "write IPv6 as [ADDR]:PORT");
+	addr_bad("[2001:db8::2:7000", 1, "missing ']'");
+	addr_bad("[2001:db8::2]7000", 1, "expected ':PORT'");
+	addr_bad(":7000", 1, "empty");
+
+	ASSERT_OK(bpfwire_parse_mac("aa:bb:cc:dd:ee:0f", mac), "parse MAC");
+	ASSERT_EQ(mac[0] == 0xaa && mac[5] == 0x0f, 1, "MAC bytes");
+	ASSERT_EQ(bpfwire_parse_mac("aa:bb:cc:dd:ee", mac), -1, "reject short MAC");
+	ASSERT_EQ(bpfwire_parse_mac("aa:bb:cc:dd:ee:ff:00", mac), -1, "reject long MAC");
+	ASSERT_EQ(bpfwire_parse_mac("aa:bb:cc:dd:ee:gg", mac), -1, "reject non-hex MAC");
+
+	ASSERT_OK(bpfwire_parse_events("exec,open", &ev, err, sizeof(err)), "events exec,open");
+	ASSERT_EQ(ev, BPFWIRE_EVF_EXEC | BPFWIRE_EVF_OPEN, "both bits");
+	ASSERT_OK(bpfwire_parse_events("open", &ev, err, sizeof(err)), "events open");
+	ASSERT_EQ(ev, BPFWIRE_EVF_OPEN, "open bit");
+	ASSERT_EQ(bpfwire_parse_events("open,write", &ev, err, sizeof(err)), -1, "reject write");
+	ASSERT_EQ(bpfwire_parse_events(",", &ev, err, sizeof(err)), -1, "reject empty list");
+
+	/* The CLI as the lab calls it. */
+	ASSERT_OK(CLI(&o, err, "--via", "ksock", "--dst", "[fe80::2%lo]:7000",
+		      "--bind", "[fe80::1%lo]:5000", "--events", "open",
+		      "--path-prefix", "/tmp/bw/", "--sender-id", "7", "-v"), "ksock CLI");
+	ASSERT_EQ(o.cmd, CMD_INSTALL, "install command");
+	ASSERT_EQ(o.via, BPFWIRE_VIA_KSOCK, "via ksock");
+	ASSERT_EQ(o.dst.port, 7000, "dst port");
+	ASSERT_EQ(o.bind.port, 5000, "bind port");
+	ASSERT_EQ(o.sender_id, 7, "sender id");
+	ASSERT_EQ(o.events, BPFWIRE_EVF_OPEN, "events");
+	ASSERT_STREQ(o.prefix, "/tmp/bw/", "prefix");
+	ASSERT_EQ(o.verbose, 1, "-v");
+
+	ASSERT_OK(CLI(&o, err, "--via", "netpoll", "--dst", "192.0.2.2:7000", "--dev", "lo",
+		      "--remote-mac", "02:00:00:00:00:02"), "netpoll CLI");
+	ASSERT_EQ(o.have_mac && o.mac[5] == 2, 1, "remote mac");
+	ASSERT_EQ(o.events, BPFWIRE_EVF_EXEC | BPFWIRE_EVF_OPEN, "default events");
+	ASSERT_EQ(o.sender_id, 1, "default sender id");
+
+	ASSERT_OK(CLI(&o, err, "status", "--json"), "status --json");
+	ASSERT_EQ(o.cmd == CMD_STATUS && o.json, 1, "status with json");
+	ASSERT_OK(CLI(&o, err, "--json", "status", "netpoll"), "status netpoll");
+	ASSERT_STREQ(o.only ? o.only : "", "netpoll", "status of one sender");
+	ASSERT_OK(CLI(&o, err, "unload"), "unload");
+	ASSERT_EQ(o.cmd, CMD_UNLOAD, "unload command");
+
+#define CLI_BAD(msg, ...) do {						\
+		err[0] = 0;						\
+		ASSERT_EQ(CLI(&o, err, __VA_ARGS__), -1, "reject " msg);	\
+		tap_ok(strstr(err, msg) != NULL, "message: " msg, err);	\
+	} while (0)
+	CLI_BAD("missing --via", "--dst", "192.0.2.2:7000");
+	CLI_BAD("missing --dst", "--via", "ksock");
+	CLI_BAD("bad --via 'tcp'", "--via", "tcp", "--dst", "192.0.2.2:7000");
+	CLI_BAD("needs %IFACE", "--via", "ksock", "--dst", "[fe80::2]:7000");
+	CLI_BAD("no interface 'nosuchif0' (--dev)", "--via", "netpoll", "--dst",
+		"192.0.2.2:7000", "--dev", "nosuchif0");
+	CLI_BAD("--dev is for --via netpoll", "--via", "ksock", "--dst",
+		"192.0.2.2:7000", "--dev", "lo");
+	CLI_BAD("bad --remote-mac", "--via", "netpoll", "--dst", "192.0.2.2:7000",
+		"--remote-mac", "zz");
+	CLI_BAD("not the same family", "--via", "ksock", "--dst", "192.0.2.2:7000",
+		"--bind", "[2001:db8::1]:1");
+	CLI_BAD("bad --sender-id", "--via", "ksock", "--dst", "192.0.2.2:7000",
+		"--sender-id", "4294967296");
+	CLI_BAD("unknown command 'stop'", "stop");
+	CLI_BAD("takes no sender options", "status", "--via", "ksock");
+	CLI_BAD("bad sender 'tcp'", "unload", "tcp");
+	CLI_BAD("needs a value or is unknown", "--via", "ksock", "--frobnicate");
+
+	ASSERT_STREQ(bpfwire_errno_name(11), "EAGAIN", "errno name 11");
+	ASSERT_STREQ(bpfwire_errno_name(-16), "EBUSY", "errno name -16");
+	ASSERT_STREQ(bpfwire_errno_name(524), "ENOTSUPP", "kernel-only errno name");
+	ASSERT_STREQ(bpfwire_strerror(-101), "Network is unreachable", "strerror -101");
+	return tap_done();
+}

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host-side: the encoder the BPF senders compile (encode.h) produces the
+ * bytes bpf/README.md documents, and (when built beside the receiver) its
+ * parser accepts them.
+ */
+#include <stdint.h>
+#include <string.h>
+#include "../encode.h"
+#include "tap.h"
+#ifdef HAVE_RECV_PARSER
+#include "parse.h"
+#endif
+
+static __u32 fnv(const void *p, size_t n)
+{
+	return bpfwire_fnv1a(BPFWIRE_FNV_OFFSET, p, n);
+}
+
+/* What sender.bpf.h does for one event. */
+static __u32 build(__u8 *b, __u8 type, __u32 id, __u64 seq, __u64 ts, __u32 pid,
+		   __u32 uid, const char *comm16, const char *path)
+{
+	__u16 plen = strlen(path);
+	__u32 len = BPFWIRE_HDR_LEN + BPFWIRE_EVENT_FIXED_LEN + plen;
+
+	memset(b, 0xee, BPFWIRE_DGRAM_MAX);
+	bpfwire_put_hdr(b, type, id, len - BPFWIRE_HDR_LEN, seq, ts);
+	bpfwire_put_event(b + BPFWIRE_HDR_LEN, pid, uid, comm16, plen);
+	memcpy(b + BPFWIRE_HDR_LEN + BPFWIRE_EVENT_FIXED_LEN, path, plen);
+	bpfwire_seal(b, len);
+	return len;
+}
+
+int main(void)
+{
+	static const __u8 want_hdr[32] = {
+		0x42, 0x50, 0x57, 0x57,		/* magic "BPWW" */
+		0x01, 0x02, 0x00, 0x28,		/* version 1, open, hdr_len 40 */
+		0x00, 0x00, 0x00, 0x07,		/* sender 7 */
+		0x00, 0x00, 0x00, 0x25,		/* payload 28 + 9 */
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x02,	/* seq 258 */
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,	/* timestamp */
+	};
+	char comm[16] = "cat";
+	__u8 b[BPFWIRE_DGRAM_MAX], z[BPFWIRE_DGRAM_MAX];
+	__u32 len, check;
+
+	/* FNV-1a 32 reference vectors. */
+	ASSERT_EQ(fnv("", 0), 0x811c9dc5u, "fnv1a('')");
+	ASSERT_EQ(fnv("a", 1), 0xe40c292cu, "fnv1a('a')");
+	ASSERT_EQ(fnv("foobar", 6), 0xbf9cf968u, "fnv1a('foobar')");
+
+	ASSERT_EQ(sizeof(struct bpfwire_hdr), BPFWIRE_HDR_LEN, "sizeof hdr");
+	ASSERT_EQ(sizeof(struct bpfwire_event), BPFWIRE_EVENT_FIXED_LEN, "sizeof event");
+
+	len = build(b, BPFWIRE_EV_OPEN, 7, 258, 0x0102030405060708ull, 4242, 1000,
+		    comm, "/tmp/bw/x");
+	ASSERT_EQ(len, 40 + 28 + 9, "datagram length");
+	ASSERT_MEMEQ(b, want_hdr, sizeof(want_hdr), "header bytes 0..31");
+	ASSERT_EQ(b[36] | b[37] | b[38] | b[39], 0, "reserved is zero");
+	ASSERT_EQ((__u32)b[40] << 24 | b[41] << 16 | b[42] << 8 | b[43], 4242, "pid big-endian");
+	ASSERT_EQ((__u32)b[44] << 24 | b[45] << 16 | b[46] << 8 | b[47], 1000, "uid big-endian");
+	ASSERT_MEMEQ(b + 48, comm, 16, "comm");
+	ASSERT_EQ(b[64] << 8 | b[65], 9, "path_len");
+	ASSERT_EQ(b[66] | b[67], 0, "event reserved");
+	ASSERT_MEMEQ(b + 68, "/tmp/bw/x", 9, "path");
+
+	/* The check is FNV-1a over the datagram with the check field zero. */
+	check = (__u32)b[32] << 24 | b[33] << 16 | b[34] << 8 | b[35];
+	memcpy(z, b, len);
+	memset(z + 32, 0, 4);
+	ASSERT_EQ(check, fnv(z, len), "check over datagram with check = 0");
+	ASSERT_EQ(bpfwire_seal(z, len), check, "seal is idempotent");
+	z[len - 1] ^= 1;
+	ASSERT_EQ(bpfwire_seal(z, len) != check, 1, "a flipped bit changes the check");
+
+	/* Longest path: the bound in bpfwire_seal covers every byte. */
+	{
+		char path[BPFWIRE_PATH_MAX + 1];
+
+		memset(path, 'p', BPFWIRE_PATH_MAX);
+		path[BPFWIRE_PATH_MAX] = 0;
+		len = build(b, BPFWIRE_EV_EXEC, 1, 1, 1, 1, 0, comm, path);
+		ASSERT_EQ(len, BPFWIRE_DGRAM_MAX, "longest datagram");
+		memcpy(z, b, len);
+		memset(z + 32, 0, 4);
+		ASSERT_EQ((__u32)b[32] << 24 | b[33] << 16 | b[34] << 8 | b[35], fnv(z, len),
+			  "check covers the last byte");
+		ASSERT_EQ(len <= BPFWIRE_MAX_DATAGRAM, 1, "fits netpoll's 1460");
+	}
+
+#ifdef HAVE_RECV_PARSER
+	{
+		struct bpfw_wire w;
+
+		len = build(b, BPFWIRE_EV_OPEN, 7, 3, 99, 1, 2, comm, "/etc/hosts");
+		ASSERT_EQ(bpfw_parse_wire(b, len, &w), BPFW_R_OK, "receiver accepts it");
+		ASSERT_EQ(w.seq, 3, "receiver reads seq");
+		ASSERT_EQ(w.sender_id, 7, "receiver reads sender id");
+		b[50] ^= 0x20;
+		ASSERT_EQ(bpfw_parse_wire(b, len, &w), BPFW_R_WIRE_CHECK,
+			  "receiver rejects a flipped comm byte");
+	}
+#endif
+	return tap_done();
+}
