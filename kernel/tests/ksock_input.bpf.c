@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Bad input for the ksock kfuncs. User space fills the opts and the way to
+ * pass them in .bss, runs one probe, and asserts the errno it records.
+ * Every socket a probe creates is released before it returns.
+ */
+#include "vmlinux.h"
+#include "kt_bpf.h"
+
+enum { PASS_OPTS = 0, PASS_NULL = 1, PASS_SHORT = 2, PASS_LONG = 3 };
+enum { OP_BIND = 0, OP_CONNECT = 1 };
+
+#define BIG_LEN 65544	/* > IP_MAX_MTU (65535) */
+
+/* create_probe */
+struct bpf_ksock_create_opts create_opts = {};
+int create_pass = PASS_OPTS;
+int create_err = 1;
+int created;
+
+/* addr_probe: a valid socket of sock_family, then bind or connect */
+__u8 sock_family = AF_INET;
+struct bpf_ksock_addr_opts addr_opts = {};
+int addr_pass = PASS_OPTS;
+int addr_op = OP_BIND;
+int addr_setup_err = 1;
+int addr_err = 1;
+
+/* send_probe: connect to send_dst, then send send_len bytes */
+struct bpf_ksock_addr_opts send_dst = {};
+__u32 send_len;
+int send_setup_err = 1;
+int send_ret = 1;
+char send_buf[BIG_LEN];
+
+static char big[sizeof(struct bpf_ksock_addr_opts) + 8];
+
+SEC("syscall")
+int create_probe(void *ctx)
+{
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	created = 0;
+	if (create_pass == PASS_NULL)
+		ks = bpf_ksock_create(NULL, 0, &err);
+	else if (create_pass == PASS_SHORT)
+		ks = bpf_ksock_create(&create_opts, sizeof(create_opts) - 1, &err);
+	else if (create_pass == PASS_LONG) {
+		__builtin_memcpy(big, &create_opts, sizeof(create_opts));
+		ks = bpf_ksock_create((void *)big, sizeof(create_opts) + 1, &err);
+	} else
+		ks = bpf_ksock_create(&create_opts, sizeof(create_opts), &err);
+
+	create_err = err;
+	if (ks) {
+		created = 1;
+		bpf_ksock_release(ks);
+	}
+	return 0;
+}
+
+static __always_inline struct bpf_ksock *make_sock(__u8 family, int *err)
+{
+	struct bpf_ksock_create_opts o = {
+		.family = family,
+		.type = SOCK_DGRAM,
+		.protocol = IPPROTO_UDP,
+	};
+
+	*err = 0;
+	return bpf_ksock_create(&o, sizeof(o), err);
+}
+
+SEC("syscall")
+int addr_probe(void *ctx)
+{
+	struct bpf_ksock_addr_opts a = addr_opts;
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = make_sock(sock_family, &err);
+	addr_setup_err = err;
+	if (!ks)
+		return 0;
+
+	if (addr_op == OP_BIND) {
+		if (addr_pass == PASS_NULL)
+			err = bpf_ksock_bind(ks, NULL, 0);
+		else if (addr_pass == PASS_SHORT)
+			err = bpf_ksock_bind(ks, &a, sizeof(a) - 1);
+		else if (addr_pass == PASS_LONG) {
+			__builtin_memcpy(big, &a, sizeof(a));
+			err = bpf_ksock_bind(ks, (void *)big, sizeof(a) + 1);
+		} else
+			err = bpf_ksock_bind(ks, &a, sizeof(a));
+	} else {
+		if (addr_pass == PASS_NULL)
+			err = bpf_ksock_connect(ks, NULL, 0);
+		else if (addr_pass == PASS_SHORT)
+			err = bpf_ksock_connect(ks, &a, sizeof(a) - 1);
+		else if (addr_pass == PASS_LONG) {
+			__builtin_memcpy(big, &a, sizeof(a));
+			err = bpf_ksock_connect(ks, (void *)big, sizeof(a) + 1);
+		} else
+			err = bpf_ksock_connect(ks, &a, sizeof(a));
+	}
+	addr_err = err;
+	bpf_ksock_release(ks);
+	return 0;
+}
+
+SEC("syscall")
+int send_probe(void *ctx)
+{
+	struct bpf_ksock_addr_opts a = send_dst;
+	struct bpf_ksock *ks;
+	__u32 len = send_len;
+	int err = 0;
+
+	ks = make_sock(a.family, &err);
+	send_setup_err = err;
+	if (!ks)
+		return 0;
+	err = bpf_ksock_connect(ks, &a, sizeof(a));
+	send_setup_err = err;
+	if (err) {
+		bpf_ksock_release(ks);
+		return 0;
+	}
+	if (len > BIG_LEN)
+		len = BIG_LEN;
+	send_ret = bpf_ksock_send(ks, send_buf, len);
+	bpf_ksock_release(ks);
+	return 0;
+}
+
+char __license[] SEC("license") = "GPL";

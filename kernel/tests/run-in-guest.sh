@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The kernel suite's meson test: boot one guest of topology/lone.topo with
+# bpfwire-lab, run kernel-tests in it, relay its TAP, then tear the guest
+# down and add two cases of our own: kernel-tests' exit status, and the
+# lab's console scan (bpfwire-lab down exits 1 on a splat).
+#
+#   run-in-guest.sh BPFWIRE_LAB KERNEL_TESTS TOPOLOGY BZIMAGE [FILTER]
+#
+# Pessimistic: the status is a failure until every step has passed, and
+# the guest is torn down on every exit path (EXIT/INT/TERM/HUP traps).
+set -u
+
+lab=$1 kt=$(realpath "$2") topo=$3 kernel=$4 filter=${5:-}
+build=${BPFWIRE_BUILD_ROOT:-$(pwd)}
+stamp=$(date +%Y%m%d-%H%M%S)
+run="kernel-$$"
+results="$build/results/kernel-suite-$stamp"
+out=$(mktemp /tmp/kernel-suite.XXXXXX)
+export BPFWIRE_RUN="$run"
+up=0 status=1
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "1..0 # SKIP the kernel suite boots a guest and needs root"
+	exit 0
+fi
+for f in "$kt" "$kernel" "$topo"; do
+	if [ ! -e "$f" ]; then
+		echo "Bail out! missing $f"
+		exit 1
+	fi
+done
+
+teardown() {
+	trap - EXIT INT TERM HUP
+	if [ "$up" = 1 ]; then
+		up=0
+		"$lab" down --run "$run" >"$out.down" 2>&1
+		echo $? >"$out.downrc"
+	fi
+}
+trap 'teardown; rm -f "$out" "$out.down" "$out.downrc"; exit $status' EXIT
+trap 'status=130; exit 130' INT
+trap 'status=143; exit 143' TERM
+trap 'status=129; exit 129' HUP
+
+echo "# booting $topo ($kernel) as run $run, results in $results"
+up=1
+if ! "$lab" up -q --run "$run" --results "$results" --accel tcg \
+		--kernel "$kernel" "$topo" >"$out" 2>&1; then
+	up=0
+	sed 's/^/# /' "$out"
+	echo "Bail out! bpfwire-lab up failed (see $results)"
+	exit 1
+fi
+host=$(sed -n 's/^host[[:space:]]\{1,\}\([^[:space:]]*\).*/\1/p' "$topo" | head -1)
+
+"$lab" exec --run "$run" --timeout 800 "$host" -- "$kt" $filter >"$out" 2>&1
+rc=$?
+teardown
+downrc=$(cat "$out.downrc" 2>/dev/null || echo 1)
+
+# Relay everything but kernel-tests' own plan; ours comes last.
+grep -v '^1\.\.[0-9]' "$out"
+n=$(grep -c -E '^(not )?ok [0-9]+' "$out")
+failed=$(grep -c -E '^not ok [0-9]+' "$out")
+
+n=$((n + 1))
+if [ "$rc" -eq 0 ]; then
+	echo "ok $n - guest: kernel-tests exited 0"
+else
+	echo "not ok $n - guest: kernel-tests exited $rc"
+	failed=$((failed + 1))
+fi
+n=$((n + 1))
+if [ "$downrc" -eq 0 ]; then
+	echo "ok $n - guest: console has no splat (bpfwire-lab down)"
+else
+	sed 's/^/# /' "$out.down"
+	[ -f "$results/splats.txt" ] && sed 's/^/# /' "$results/splats.txt"
+	echo "not ok $n - guest: console has no splat (bpfwire-lab down exited $downrc)"
+	failed=$((failed + 1))
+fi
+echo "1..$n"
+[ "$failed" -eq 0 ] && status=0
+exit $status

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The verifier's refusals, each program with the message it must produce.
+ * kernel-tests loads every program alone and matches its log against the
+ * __msg tag (the message 6.12's kernel/bpf/verifier.c prints).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_tracing.h>
+#include "kt_ksock.bpf.h"
+
+char buf[16];
+
+/* A ksock taken from the map, as an LSM program would hold one. */
+static __always_inline struct bpf_ksock *get_ksock(void)
+{
+	struct __ksock_ctx_value *v = ksock_ctx_value_lookup();
+	struct bpf_ksock *ks = NULL, *tmp;
+
+	if (!v)
+		return NULL;
+	bpf_rcu_read_lock();
+	tmp = v->ctx;
+	if (tmp)
+		ks = bpf_ksock_acquire(tmp);
+	bpf_rcu_read_unlock();
+	return ks;
+}
+
+SEC("lsm.s/file_open")
+__failure __msg("calling kernel function bpf_ksock_create is not allowed")
+int BPF_PROG(lsm_ksock_create, struct file *file)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (ks)
+		bpf_ksock_release(ks);
+	return 0;
+}
+
+SEC("lsm.s/file_open")
+__failure __msg("calling kernel function bpf_ksock_bind is not allowed")
+int BPF_PROG(lsm_ksock_bind, struct file *file)
+{
+	struct bpf_ksock_addr_opts a = { .family = AF_INET };
+	struct bpf_ksock *ks = get_ksock();
+
+	if (!ks)
+		return 0;
+	bpf_ksock_bind(ks, &a, sizeof(a));
+	bpf_ksock_release(ks);
+	return 0;
+}
+
+SEC("lsm.s/file_open")
+__failure __msg("calling kernel function bpf_ksock_connect is not allowed")
+int BPF_PROG(lsm_ksock_connect, struct file *file)
+{
+	struct bpf_ksock_addr_opts a = { .family = AF_INET, .port = 9 };
+	struct bpf_ksock *ks = get_ksock();
+
+	if (!ks)
+		return 0;
+	bpf_ksock_connect(ks, &a, sizeof(a));
+	bpf_ksock_release(ks);
+	return 0;
+}
+
+SEC("lsm/file_open")
+__failure __msg("program must be sleepable to call sleepable kfunc bpf_ksock_send")
+int BPF_PROG(lsm_nonsleepable_ksock_send, struct file *file)
+{
+	struct bpf_ksock *ks = get_ksock();
+
+	if (!ks)
+		return 0;
+	bpf_ksock_send(ks, buf, sizeof(buf));
+	bpf_ksock_release(ks);
+	return 0;
+}
+
+SEC("fentry/dummy_xmit")
+__failure __msg("calling kernel function bpf_ksock_send is not allowed")
+int BPF_PROG(fentry_ksock_send, struct sk_buff *skb, struct net_device *dev)
+{
+	struct bpf_ksock *ks = get_ksock();
+
+	if (!ks)
+		return 0;
+	bpf_ksock_send(ks, buf, sizeof(buf));
+	bpf_ksock_release(ks);
+	return 0;
+}
+
+SEC("lsm.s/file_open")
+__failure __msg("calling kernel function bpf_netpoll_create is not allowed")
+int BPF_PROG(lsm_netpoll_create, struct file *file)
+{
+	struct bpf_netpoll_opts o = { .dev_name = "dummy0" };
+	struct bpf_netpoll *bnp;
+	int err = 0;
+
+	bnp = bpf_netpoll_create(&o, sizeof(o), &err);
+	if (bnp)
+		bpf_netpoll_release(bnp);
+	return 0;
+}
+
+SEC("fentry/dummy_xmit")
+__failure __msg("calling kernel function bpf_netpoll_create is not allowed")
+int BPF_PROG(fentry_netpoll_create, struct sk_buff *skb, struct net_device *dev)
+{
+	struct bpf_netpoll_opts o = { .dev_name = "dummy0" };
+	struct bpf_netpoll *bnp;
+	int err = 0;
+
+	bnp = bpf_netpoll_create(&o, sizeof(o), &err);
+	if (bnp)
+		bpf_netpoll_release(bnp);
+	return 0;
+}
+
+SEC("syscall")
+__failure __msg("calling kernel function bpf_netpoll_send_udp is not allowed")
+int syscall_netpoll_send_udp(void *ctx)
+{
+	struct bpf_netpoll_opts o = { .dev_name = "dummy0" };
+	struct bpf_netpoll *bnp;
+	int err = 0;
+
+	bnp = bpf_netpoll_create(&o, sizeof(o), &err);
+	if (!bnp)
+		return err;
+	bpf_netpoll_send_udp(bnp, buf, sizeof(buf));
+	bpf_netpoll_release(bnp);
+	return 0;
+}
+
+SEC("syscall")
+__failure __msg("Unreleased reference")
+int ksock_unreleased(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	return bpf_ksock_send(ks, buf, sizeof(buf));
+}
+
+SEC("syscall")
+__failure __msg("USE_AFTER_RELEASE")
+int ksock_use_after_release(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	bpf_ksock_release(ks);
+	return bpf_ksock_send(ks, buf, sizeof(buf));
+}
+
+SEC("syscall")
+__failure __msg("DOUBLE_RELEASE")
+int ksock_double_release(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	bpf_ksock_release(ks);
+	bpf_ksock_release(ks);
+	return 0;
+}
+
+SEC("syscall")
+__failure __msg("UNINIT_ERR")
+int ksock_create_uninit_err(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	int err;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	bpf_ksock_release(ks);
+	return 0;
+}
+
+SEC("syscall")
+__success __retval(0)
+int ksock_create_release(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	bpf_ksock_release(ks);
+	return 0;
+}
+
+char __license[] SEC("license") = "GPL";
