@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Runs as init inside one guest (see run_guest.sh): two NICs on a QEMU hub,
+# eth0 sends from the root netns, eth1 receives in netns rx. Every sender
+# must deliver exactly N valid datagrams to bpfwire-recv, status must agree,
+# ksock/netpoll must keep sending with no agent, ringbuf must stop with it.
+# Prints TAP on the console; BW_AGENT and BW_RECV come from the kernel
+# command line.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev 2>/dev/null
+mount -t tmpfs tmp /tmp; mount -t tmpfs run /run; mount -t bpf bpf /sys/fs/bpf
+A=$BW_AGENT; R=$BW_RECV
+n=0; failed=0
+ok() { n=$((n+1)); echo "ok $n - $1"; }
+nok() { n=$((n+1)); failed=$((failed+1)); echo "not ok $n - $1"; }
+check() { if [ "$2" = "$3" ]; then ok "$1"; else nok "$1"; echo "#   actual '$2' != expected '$3'"; fi; }
+finish() {
+	echo "1..$n"
+	echo "BPFWIRE-GUEST-DONE failed=$failed"
+	reboot -f
+}
+trap finish EXIT
+waitfile() { for _ in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done; return 1; }
+jget() { # FILE KEY: first integer value of "KEY"
+	sed -n "s/.*\"$2\": *\([0-9][0-9]*\).*/\1/p" "$1" | head -1
+}
+
+ip link set lo up
+ip netns add rx
+ip link set eth1 netns rx
+ip link set eth0 up
+ip addr add 192.0.2.1/24 dev eth0; ip addr add 2001:db8::1/64 dev eth0 nodad
+ip -n rx link set lo up; ip -n rx link set eth1 up
+ip -n rx addr add 192.0.2.2/24 dev eth1; ip -n rx addr add 2001:db8::2/64 dev eth1 nodad
+for _ in $(seq 50); do
+	LL_RX=$(ip -n rx -6 addr show dev eth1 scope link | awk '/inet6/{print $2}' | cut -d/ -f1)
+	LL_TX=$(ip -6 addr show dev eth0 scope link | awk '/inet6/{print $2}' | cut -d/ -f1)
+	[ -n "$LL_RX" ] && [ -n "$LL_TX" ] && break; sleep 0.1
+done
+mkdir -p /tmp/bw; for i in $(seq 1 20); do echo "$i" > /tmp/bw/f$i; done
+cp /usr/bin/true /tmp/bw/t
+
+# recv PORT NAME [receiver options]: starts bpfwire-recv in netns rx
+recv() {
+	local port=$1 name=$2; shift 2
+	ip netns exec rx "$R" --iface eth1 --accept-csum-partial --port "$port" \
+		--json /tmp/$name.json --ready-file /tmp/$name.ready "$@" >/tmp/$name.out 2>&1 &
+	RPID=$!
+	waitfile /tmp/$name.ready || echo "# receiver $name not ready"
+}
+opens() { for i in $(seq "$1" "$2"); do : < /tmp/bw/f$i; done; }
+# reconcile NAME VIA N: the receiver and status --json both say N
+reconcile() {
+	wait $RPID; check "$1: receiver exit status" $? 0
+	check "$1: receiver valid datagrams" "$(jget /tmp/$1.json valid)" "$3"
+	check "$1: receiver lost" "$(jget /tmp/$1.json lost)" 0
+	"$A" status --json "$2" > /tmp/$1.status
+	check "$1: status sent" "$(jget /tmp/$1.status sent)" "$3"
+	check "$1: status failed" "$(jget /tmp/$1.status failed)" 0
+	check "$1: status last_seq" "$(jget /tmp/$1.status last_seq)" "$3"
+}
+
+# 1. netpoll IPv4, MAC from the neighbour table; 5 opens, agent gone, 3 more.
+recv 7000 np4 --expect-count 8 --timeout 60
+"$A" --via netpoll --dst 192.0.2.2:7000 --events open --path-prefix /tmp/bw/ --sender-id 21
+check "np4: install" $? 0
+pgrep -x bpfwire-agent >/dev/null; check "np4: no agent process left" $? 1
+opens 1 5; opens 6 8
+reconcile np4 netpoll 8
+"$A" unload netpoll >/dev/null; check "np4: unload" $? 0
+
+# 2. netpoll IPv6 with --remote-mac, exec: each exec is one exec + one open.
+recv 7001 np6 --expect-count 6 --timeout 60
+"$A" --via netpoll --dst '[2001:db8::2]:7001' --dev eth0 --remote-mac 52:54:00:00:00:02 \
+	--path-prefix /tmp/bw/ --sender-id 22
+check "np6: install" $? 0
+for _ in 1 2 3; do /tmp/bw/t; done
+reconcile np6 netpoll 6
+"$A" unload >/dev/null
+
+# 3. ksock IPv4 and 4. ksock link-local IPv6 with --bind, side by side with netpoll.
+recv 7002 ks4 --expect-count 10 --timeout 60
+"$A" --via ksock --dst 192.0.2.2:7002 --events open --path-prefix /tmp/bw/ --sender-id 23
+check "ks4: install" $? 0
+opens 1 10
+reconcile ks4 ksock 10
+"$A" unload ksock >/dev/null
+recv 7003 ks6 --expect-count 7 --timeout 60
+"$A" --via ksock --dst "[$LL_RX%eth0]:7003" --bind "[$LL_TX%eth0]:5003" --events open \
+	--path-prefix /tmp/bw/ --sender-id 24
+check "ks6: install link-local with bind" $? 0
+opens 1 7
+reconcile ks6 ksock 7
+grep -q "\"sport\": *5003" /tmp/ks6.json; check "ks6: source port is the bound one" $? 0
+"$A" unload >/dev/null
+
+# 5. ringbuf: 4 opens arrive; after kill -9 the programs are gone and 2 more do not.
+recv 7004 rb4 --until-idle 3 --timeout 60
+"$A" --via ringbuf --dst 192.0.2.2:7004 --events open --path-prefix /tmp/bw/ --sender-id 25 \
+	>/tmp/rb4.agent 2>&1 &
+APID=$!
+waitfile /sys/fs/bpf/bpfwire/ringbuf/ustats; sleep 1
+opens 1 4; sleep 1
+kill -9 $APID; wait $APID 2>/dev/null
+opens 5 6
+wait $RPID
+check "rb4: receiver valid datagrams" "$(jget /tmp/rb4.json valid)" 4
+"$A" status --json ringbuf > /tmp/rb4.status
+check "rb4: status events (none after the kill)" "$(jget /tmp/rb4.status events)" 4
+check "rb4: status sent" "$(jget /tmp/rb4.status sent)" 4
+grep -q '"agent_running":false' /tmp/rb4.status; check "rb4: status sees the agent gone" $? 0
+"$A" unload >/dev/null
+
+# 6. Bad input: clear errors, nothing pinned.
+out=$("$A" --via ksock --dst 198.51.100.9:7000 2>&1)
+check "bad: unreachable ksock exit status" $? 1
+check "bad: unreachable ksock message" "$out" \
+	"bpfwire-agent: couldn't connect ksock to 198.51.100.9:7000: Network is unreachable (-101)"
+ip link add va type veth peer name vb; ip link set va up; ip addr add 198.51.100.1/24 dev va
+out=$("$A" --via netpoll --dst 198.51.100.2:7000 --dev va --remote-mac 02:00:00:00:00:01 2>&1)
+check "bad: netpoll on veth exit status" $? 1
+case $out in *"(-524) (the device refuses netpoll)"*) ok "bad: netpoll on veth message";;
+	*) nok "bad: netpoll on veth message"; echo "#   $out";; esac
+out=$("$A" --via ksock --dst '[fe80::2]:7000' 2>&1)
+check "bad: link-local without scope exit status" $? 2
+"$A" --via ksock --dst 192.0.2.2:7000 >/dev/null && "$A" --via ksock --dst 192.0.2.2:7000 2>/dev/null
+check "bad: second install refused" $? 1
+"$A" unload >/dev/null
+check "bad: nothing left pinned" "$(ls -A /sys/fs/bpf)" ""
+
+# 7. Verifier: each object loads (above); the console scan in run_guest.sh
+# fails the run on any BUG/WARNING/lockdep/RCU splat.
