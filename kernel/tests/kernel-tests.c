@@ -26,7 +26,10 @@
 #include <sys/klog.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -326,7 +329,7 @@ static const char *log_tail(const char *log)
 }
 
 struct expect {
-	bool failure, success, has_retval;
+	bool failure, success, has_retval, caps_bpf_only;
 	int retval;
 	const char *msgs[4];
 	int nmsgs;
@@ -359,11 +362,28 @@ static void read_tags(struct bpf_object *obj, const char *func,
 			e->success = true;
 		else if (!strncmp(tag, "comment:test_expect_msg=", 24) && e->nmsgs < 4)
 			e->msgs[e->nmsgs++] = tag + 24;
+		else if (!strcmp(tag, "comment:test_caps=bpf"))
+			e->caps_bpf_only = true;
 		else if (!strncmp(tag, "comment:test_retval=", 20)) {
 			e->has_retval = true;
 			e->retval = atoi(tag + 20);
 		}
 	}
+}
+
+/* Keeps CAP_BPF as the only effective capability of this process. */
+static int caps_keep_bpf_only(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	data[0].effective = 0;
+	data[1].effective = 1u << (CAP_BPF - 32);
+	if (syscall(SYS_capset, &hdr, data))
+		return -errno;
+	return 0;
 }
 
 typedef void *(*skel_open_fn)(void);
@@ -428,6 +448,29 @@ static void run_verifier_cases(const char *prefix, skel_open_fn open_fn,
 		if (e.failure) {
 			bpf_program__set_log_level(target, 1);
 			bpf_program__set_log_buf(target, vlog, sizeof(vlog));
+		}
+		if (e.caps_bpf_only) {
+			/* Load in a child whose only capability is CAP_BPF; it
+			 * asserts and prints on its own, and exits 0 on success. */
+			pid_t pid;
+			int st = -1;
+
+			fflush(stdout);
+			pid = fork();
+			if (pid == 0) {
+				cur_asserts = cur_fails = 0;
+				if (ASSERT_OK(caps_keep_bpf_only(), "keep only CAP_BPF")) {
+					err = load_fn(skel);
+					if (ASSERT_TRUE(err != 0, "verifier refuses the program"))
+						for (k = 0; k < e.nmsgs; k++)
+							ASSERT_HAS(vlog, e.msgs[k], e.msgs[k]);
+				}
+				fflush(stdout);
+				_exit(cur_fails || !cur_asserts ? 1 : 0);
+			}
+			if (ASSERT_GE(pid, 0, "fork") && waitpid(pid, &st, 0) == pid)
+				ASSERT_EQ(st, 0, "CAP_BPF-only child's checks (exit status)");
+			goto next;
 		}
 		err = load_fn(skel);
 		if (e.failure) {

@@ -13,6 +13,8 @@
 #define __failure	__attribute__((btf_decl_tag("comment:test_expect_failure")))
 #define __success	__attribute__((btf_decl_tag("comment:test_expect_success")))
 #define __msg(msg)	__attribute__((btf_decl_tag("comment:test_expect_msg=" msg)))
+/* Load with CAP_BPF as the only capability in the effective set. */
+#define __caps_bpf_only	__attribute__((btf_decl_tag("comment:test_caps=bpf")))
 #define __retval(val)	__attribute__((btf_decl_tag("comment:test_retval=" #val)))
 
 #ifndef AF_INET
