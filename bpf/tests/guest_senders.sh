@@ -111,7 +111,41 @@ check "rb4: status sent" "$(jget /tmp/rb4.status sent)" 4
 grep -q '"agent_running":false' /tmp/rb4.status; check "rb4: status sees the agent gone" $? 0
 "$A" unload >/dev/null
 
-# 6. Bad input: clear errors, nothing pinned.
+# 6. Load: opens as fast as python can make them. Whatever ksock and netpoll
+# drop (ksock: EAGAIN from a full send buffer), the books must balance:
+# events = sent + failed at the sender, and the receiver sees every sent
+# datagram and counts every failed one as lost (a failed send used its seq).
+load() { # VIA PORT NAME PROCS COUNT [agent options]: PROCS openers, COUNT each
+	local via=$1 port=$2 name=$3 procs=$4 count=$5; shift 5
+	recv "$port" "$name" --until-idle 3 --timeout 120 --max-loss any
+	"$A" --via "$via" --dst "192.0.2.2:$port" --events open --path-prefix /tmp/bw/ \
+		--sender-id "$port" "$@" >/dev/null
+	check "$name: install" $? 0
+	python3 -c "
+import os
+for _ in range($procs - 1):
+    if os.fork() == 0:
+        break
+for _ in range($count):
+    os.close(os.open('/tmp/bw/f1', os.O_RDONLY))"
+	sleep 0.5; wait $RPID
+	"$A" status --json "$via" > /tmp/$name.status
+	local ev sent failed valid lost
+	ev=$(jget /tmp/$name.status events); sent=$(jget /tmp/$name.status sent)
+	failed=$(jget /tmp/$name.status failed)
+	valid=$(jget /tmp/$name.json valid); lost=$(jget /tmp/$name.json lost)
+	echo "# $name: events $ev sent $sent failed $failed; receiver valid $valid lost $lost"
+	sed -n '/"errors"/,/}/p' /tmp/$name.status | tr -d ' \n' | sed 's/^/# errors: /'; echo
+	check "$name: events" "$ev" "$((procs * count))"
+	check "$name: events = sent + failed" "$((sent + failed))" "$ev"
+	check "$name: receiver valid = status sent" "$valid" "$sent"
+	check "$name: receiver lost = status failed" "$lost" "$failed"
+	"$A" unload >/dev/null
+}
+load ksock 7010 ksload 4 2000
+load netpoll 7011 npload 4 2000 --remote-mac 52:54:00:00:00:02
+
+# 7. Bad input: clear errors, nothing pinned.
 out=$("$A" --via ksock --dst 198.51.100.9:7000 2>&1)
 check "bad: unreachable ksock exit status" $? 1
 check "bad: unreachable ksock message" "$out" \
@@ -128,5 +162,5 @@ check "bad: second install refused" $? 1
 "$A" unload >/dev/null
 check "bad: nothing left pinned" "$(ls -A /sys/fs/bpf)" ""
 
-# 7. Verifier: each object loads (above); the console scan in run_guest.sh
+# 8. Verifier: each object loads (above); the console scan in run_guest.sh
 # fails the run on any BUG/WARNING/lockdep/RCU splat.
