@@ -44,8 +44,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 	if (ours > agent_log_level)
 		return 0;
-	fputs("libbpf: ", stderr);
-	return vfprintf(stderr, fmt, ap);
+	return vfprintf(stderr, fmt, ap);	/* libbpf's lines start with "libbpf: " */
 }
 
 const char *errstr(int err)
@@ -82,7 +81,14 @@ void sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg)
 
 int sender_load(struct sender *s, int (*load)(void *skel), void *skel)
 {
-	int err = load(skel);
+	struct bpf_program *p;
+	int err;
+
+	/* -vvv: the verifier's statistics for every program (BPF_LOG_STATS). */
+	if (agent_log_level >= LOG_TRACE)
+		bpf_object__for_each_program(p, s->obj)
+			bpf_program__set_log_level(p, 4);
+	err = load(skel);
 
 	if (err) {
 		pr_warn("couldn't load the %s sender: %s%s", bpfwire_via_name(s->via),
