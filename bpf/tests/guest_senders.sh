@@ -155,6 +155,14 @@ out=$("$A" --via netpoll --dst 198.51.100.2:7000 --dev va --remote-mac 02:00:00:
 check "bad: netpoll on veth exit status" $? 1
 case $out in *"(-524) (the device refuses netpoll)"*) ok "bad: netpoll on veth message";;
 	*) nok "bad: netpoll on veth message"; echo "#   $out";; esac
+out=$("$A" --via ksock --dst 192.0.2.2:7000 --bind 192.0.2.99:5000 2>&1)
+check "bad: bind to a foreign address" "$out" \
+	"bpfwire-agent: couldn't bind ksock to 192.0.2.99:5000: Cannot assign requested address (-99)"
+"$A" --via ringbuf --dst 192.0.2.2:7005 --events open --path-prefix /tmp/bw/ >/dev/null 2>&1 &
+APID=$!
+waitfile /sys/fs/bpf/bpfwire/ringbuf/ustats; sleep 0.5
+"$A" unload >/dev/null; wait $APID
+check "bad: unload stops a running ringbuf agent, which exits 0" $? 0
 out=$("$A" --via ksock --dst '[fe80::2]:7000' 2>&1)
 check "bad: link-local without scope exit status" $? 2
 "$A" --via ksock --dst 192.0.2.2:7000 >/dev/null && "$A" --via ksock --dst 192.0.2.2:7000 2>/dev/null
