@@ -41,6 +41,9 @@ struct runner {
 	double t0;
 };
 
+static int eval_check(struct runner *rn, const struct scn_step *st, json_object *js,
+		      char *why, size_t whylen);
+
 const char *runner_scenario_dir(void)
 {
 	static char dir[PATH_MAX];
@@ -166,7 +169,7 @@ static int run_step(struct runner *rn, int idx, json_object *js, char *why, size
 	int ret = -1;
 
 	rn->host = st->host;
-	if (st->text) {
+	if (st->text && st->op != SCN_CHECK) {
 		text = scenario_expand(st->text, lookup, rn, err, sizeof(err));
 		if (!text) {
 			snprintf(why, whylen, "%s:%d: %s", rn->s->path, st->line, err);
@@ -270,6 +273,9 @@ static int run_step(struct runner *rn, int idx, json_object *js, char *why, size
 			snprintf(why, whylen, "interrupted");
 		break;
 	}
+	case SCN_CHECK:
+		ret = eval_check(rn, st, js, why, whylen);
+		break;
 	case SCN_REPORT:
 	case SCN_STATS: {
 		const struct lab_guest *g = lab_guest(rn->lab, st->host);
@@ -293,6 +299,66 @@ static int run_step(struct runner *rn, int idx, json_object *js, char *why, size
 	free(res.err);
 	free(text);
 	return ret;
+}
+
+/* ID.a.b.0.c inside the folded reports; integers stand for themselves. */
+static int operand_value(struct runner *rn, const char *x, long long *out, char *why, size_t whylen)
+{
+	char buf[256], *save = NULL, *part, *end;
+	json_object *o = rn->reports;
+
+	*out = strtoll(x, &end, 10);
+	if (end != x && !*end)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", x);
+	for (part = strtok_r(buf, ".", &save); part; part = strtok_r(NULL, ".", &save)) {
+		long idx = strtol(part, &end, 10);
+
+		if (json_object_is_type(o, json_type_array) && end != part && !*end)
+			o = json_object_array_get_idx(o, idx);
+		else if (!json_object_object_get_ex(o, part, &o))
+			o = NULL;
+		if (!o) {
+			snprintf(why, whylen, "%s: no '%s' in the report", x, part);
+			return -1;
+		}
+	}
+	if (!json_object_is_type(o, json_type_int) && !json_object_is_type(o, json_type_boolean)) {
+		snprintf(why, whylen, "%s is %s, not an integer", x, json_object_to_json_string(o));
+		return -1;
+	}
+	*out = json_object_get_int64(o);
+	return 0;
+}
+
+static int eval_check(struct runner *rn, const struct scn_step *st, json_object *js,
+		     char *why, size_t whylen)
+{
+	long long a, b;
+	bool holds;
+
+	if (operand_value(rn, st->lhs, &a, why, whylen) || operand_value(rn, st->rhs, &b, why, whylen))
+		return -1;
+	json_object_object_add(js, "left", json_object_new_int64(a));
+	json_object_object_add(js, "right", json_object_new_int64(b));
+	if (!strcmp(st->cmp, "=="))
+		holds = a == b;
+	else if (!strcmp(st->cmp, "!="))
+		holds = a != b;
+	else if (!strcmp(st->cmp, "<="))
+		holds = a <= b;
+	else if (!strcmp(st->cmp, ">="))
+		holds = a >= b;
+	else if (!strcmp(st->cmp, "<"))
+		holds = a < b;
+	else
+		holds = a > b;
+	snprintf(why, whylen, "%s = %lld, %s = %lld", st->lhs, a, st->rhs, b);
+	json_object_object_add(js, "values", json_object_new_string(why));
+	if (!holds)
+		return -1;
+	why[0] = '\0';
+	return 0;
 }
 
 static void print_reports(FILE *f, json_object *reports)
@@ -359,6 +425,8 @@ static void write_summary(struct runner *rn, const char *verdict, const char *re
 				json_object_get_string(json_object_object_get(js, "what")));
 			if (json_object_object_get_ex(js, "why", &v))
 				fprintf(f, "  <- %s", json_object_get_string(v));
+			else if (json_object_object_get_ex(js, "values", &v))
+				fprintf(f, "  (%s)", json_object_get_string(v));
 			fputc('\n', f);
 			if (json_object_object_get_ex(js, "stdout_last", &v) &&
 			    json_object_get_string_len(v))
@@ -384,6 +452,7 @@ static void step_what(const struct scn_step *st, char *out, size_t len)
 	case SCN_SLEEP:  snprintf(out, len, "%.1f s", st->seconds); break;
 	case SCN_REPORT:
 	case SCN_STATS:  snprintf(out, len, "%s from %s:%s", st->id, st->host, st->text); break;
+	case SCN_CHECK:  snprintf(out, len, "%s", st->text); break;
 	}
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Scenario file parser; the grammar is in scenarios/README.md. */
+#define _GNU_SOURCE
 #include "scenario.h"
 
 #include <ctype.h>
@@ -174,6 +175,27 @@ static bool id_taken(const struct scenario *s, enum scn_op op, const char *id)
 	return false;
 }
 
+/* An integer, or ID.path where ID names an earlier report or stats step. */
+static int check_operand(struct pctx *c, const struct scenario *s, const char *x)
+{
+	char id[SCN_ID_MAX + 1], *end;
+	const char *dot;
+
+	strtoll(x, &end, 10);
+	if (end != x && !*end)
+		return 0;
+	dot = strchr(x, '.');
+	if (!dot || dot == x || !dot[1] || (size_t)(dot - x) > SCN_ID_MAX)
+		return fail(c, "'%s' is neither an integer nor ID.path", x);
+	memcpy(id, x, dot - x);
+	id[dot - x] = '\0';
+	for (int i = 0; i < s->nsteps; i++)
+		if ((s->steps[i].op == SCN_REPORT || s->steps[i].op == SCN_STATS) &&
+		    strcmp(s->steps[i].id, id) == 0)
+			return 0;
+	return fail(c, "'%s' names no earlier report or stats '%s'", x, id);
+}
+
 static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *rest)
 {
 	struct scn_step *st;
@@ -258,6 +280,28 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 		if (w[0] == '/' || strstr(w, ".."))
 			return fail(c, "'%s' must be relative to the host's results share", w);
 		st->text = strdup(w);
+	} else if (strcmp(kw, "check") == 0) {
+		static const char *const ops[] = { "==", "!=", "<=", ">=", "<", ">" };
+		char *a = word(&rest), *op = word(&rest), *b = word(&rest);
+		size_t k;
+
+		st->op = SCN_CHECK;
+		if (!a || !op || !b)
+			return fail(c, "check needs 'LEFT OP RIGHT', e.g. 'check rx.valid == 60'");
+		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+			if (strcmp(op, ops[k]) == 0)
+				break;
+		if (k == sizeof(ops) / sizeof(ops[0]))
+			return fail(c, "unknown comparison '%s' (use == != <= >= < >)", op);
+		if (check_operand(c, s, a) || check_operand(c, s, b))
+			return -1;
+		strcpy(st->cmp, op);
+		st->lhs = strdup(a);
+		st->rhs = strdup(b);
+		if ((w = word(&rest)))
+			return fail(c, "unexpected '%s' at end of line", w);
+		if (asprintf(&st->text, "%s %s %s", a, op, b) < 0)
+			return fail(c, "out of memory");
 	} else {
 		return fail(c, "unknown keyword '%s'", kw);
 	}
@@ -365,7 +409,9 @@ void scenario_free(struct scenario *s)
 {
 	for (int i = 0; i < s->nsteps; i++) {
 		free(s->steps[i].text);
-		s->steps[i].text = NULL;
+		free(s->steps[i].lhs);
+		free(s->steps[i].rhs);
+		s->steps[i].text = s->steps[i].lhs = s->steps[i].rhs = NULL;
 	}
 	s->nsteps = 0;
 }
@@ -375,7 +421,7 @@ const char *scenario_op_name(enum scn_op op)
 	static const char *const names[] = {
 		[SCN_EXEC] = "exec", [SCN_SPAWN] = "spawn", [SCN_WAIT] = "wait",
 		[SCN_LINK] = "link", [SCN_NETEM] = "netem", [SCN_SLEEP] = "sleep",
-		[SCN_REPORT] = "report", [SCN_STATS] = "stats",
+		[SCN_REPORT] = "report", [SCN_STATS] = "stats", [SCN_CHECK] = "check",
 	};
 
 	return (unsigned)op < sizeof(names) / sizeof(names[0]) ? names[op] : "?";

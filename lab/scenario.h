@@ -22,6 +22,7 @@ enum scn_op {
 	SCN_SLEEP,	/* sleep S */
 	SCN_REPORT,	/* report ID HOST FILE: a bpfwire-recv JSON summary */
 	SCN_STATS,	/* stats ID HOST FILE: a bpfwire-agent status JSON */
+	SCN_CHECK,	/* check A OP B: operands are ID.json.path or integers */
 };
 
 struct scn_step {
@@ -36,7 +37,9 @@ struct scn_step {
 	double seconds;		/* sleep length, wait timeout (0 = default) */
 	bool up;		/* link */
 	bool bridge;		/* link: bridge port instead of QMP set_link */
-	char *text;		/* command, netem arguments or report file */
+	char *text;		/* command, netem arguments, report file, check */
+	char *lhs, *rhs;	/* check operands */
+	char cmp[3];		/* check: == != <= >= < > */
 };
 
 struct scenario {

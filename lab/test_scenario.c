@@ -37,6 +37,10 @@ static const struct bad bads[] = {
 	{ "summary x\ntopology pair\nnetem sender eth0\n", "t:3: netem needs arguments" },
 	{ "summary x\ntopology p@ir\nsleep 1\n", "t:2: topology 'p@ir' has a character" },
 	{ "summary x\nsummary y\n", "t:2: a second 'summary'" },
+	{ "summary x\ntopology pair\ncheck rx.valid == 3\n", "t:3: 'rx.valid' names no earlier report or stats 'rx'" },
+	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid =~ 3\n", "t:4: unknown comparison '=~'" },
+	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid ==\n", "t:4: check needs 'LEFT OP RIGHT'" },
+	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx == 3\n", "t:4: 'rx' is neither an integer nor ID.path" },
 	{ "summary x\ntopology pair\nspawn a r -- x\nwait a expect signal 99\n", "t:4: signal 99 is not in 1..64" },
 };
 
@@ -52,7 +56,7 @@ int main(int argc, char **argv)
 	char err[512];
 	char *x;
 
-	printf("1..%zu\n", (size_t)(argc - 1) + sizeof(bads) / sizeof(bads[0]) + 6);
+	printf("1..%zu\n", (size_t)(argc - 1) + sizeof(bads) / sizeof(bads[0]) + 7);
 	for (int i = 1; i < argc; i++) {
 		int r = scenario_parse(argv[i], NULL, s, err, sizeof(err));
 
@@ -90,6 +94,12 @@ int main(int argc, char **argv)
 			   s, err, sizeof(err));
 	ok(r == 0 && s->steps[1].has_expect && s->steps[1].expect_signal == 9,
 	   "good file: %s", "wait expect signal 9");
+	scenario_free(s);
+	r = scenario_parse("chk", "summary s\ntopology pair\nreport rx r a.json\ncheck rx.wire.valid >= 7\n",
+			   s, err, sizeof(err));
+	ok(r == 0 && s->steps[1].op == SCN_CHECK && !strcmp(s->steps[1].lhs, "rx.wire.valid") &&
+	   !strcmp(s->steps[1].cmp, ">=") && !strcmp(s->steps[1].rhs, "7"),
+	   "good file: %s", "check rx.wire.valid >= 7");
 	scenario_free(s);
 
 	x = scenario_expand("a ${SHARE}/b ${SHARE}", lookup, NULL, err, sizeof(err));
