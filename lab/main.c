@@ -539,7 +539,9 @@ static const char usage_run[] =
 "its steps, write RUN/summary.json and summary.txt, tear down. Exit status\n"
 "is the verdict: 0 pass, 1 fail, 2 usage.\n"
 "  --results DIR  --kernel PATH  --accel auto|kvm|tcg\n"
-"  --keep         leave the lab up afterwards\n";
+"  --keep         leave the lab up afterwards\n"
+"  --trace        record each datagram's path through the sender's stack\n"
+"                 (trace/: RUN/path.txt, RUN/path.svg, RUN/hosts/H/path.json)\n";
 
 static int run_opt(int c, const char *arg, void *p)
 {
@@ -550,6 +552,7 @@ static int run_opt(int c, const char *arg, void *p)
 	case 'k': o->kernel = arg; return 0;
 	case 'a': o->accel = arg; return 0;
 	case 'K': o->keep = true; return 0;
+	case 'T': o->trace = true; return 0;
 	}
 	return -1;
 }
@@ -561,6 +564,7 @@ static int cmd_run(int argc, char **argv)
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "accel", required_argument, NULL, 'a' },
 		{ "keep", no_argument, NULL, 'K' },
+		{ "trace", no_argument, NULL, 'T' },
 		{ 0 }
 	};
 	struct runner_opts ro = { .accel = "auto" };

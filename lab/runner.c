@@ -361,6 +361,86 @@ static int eval_check(struct runner *rn, const struct scn_step *st, json_object 
 	return 0;
 }
 
+/*
+ * --trace: bpfwire-trace records in every guest from before the first step
+ * to after the last; bpfwire-path turns the records into RUN/path.* on the
+ * host. The interface between them is trace/README.md.
+ */
+static int trace_start(struct runner *rn, long *pids, char *why, size_t whylen)
+{
+	char cmd[PATH_MAX * 2];
+
+	for (int i = 0; i < rn->lab->nguests; i++) {
+		const struct lab_guest *g = &rn->lab->guests[i];
+		char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+		struct qga_result res = { 0 };
+		int r;
+
+		snprintf(cmd, sizeof(cmd), "exec %s/trace/bpfwire-trace record --out %s/trace.jsonl "
+			 "--ready-file /tmp/bpfwire-trace.ready > %s/trace.log 2>&1",
+			 BPFWIRE_BUILD_ROOT, g->dir, g->dir);
+		pids[i] = lab_spawn(rn->lab, g->name, argv);
+		if (pids[i] <= 0) {
+			snprintf(why, whylen, "couldn't start bpfwire-trace on %s", g->name);
+			return -1;
+		}
+		snprintf(cmd, sizeof(cmd), "for i in $(seq 300); do [ -e /tmp/bpfwire-trace.ready ] && exit 0; "
+			 "sleep 0.1; done; exit 1");
+		r = lab_exec(rn->lab, g->name, argv, 60000, &res);
+		free(res.out);
+		free(res.err);
+		if (r < 0 || !res.exited || res.exitcode) {
+			snprintf(why, whylen, "bpfwire-trace on %s never became ready (see %s/trace.log)",
+				 g->name, g->dir);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int trace_stop(struct runner *rn, const long *pids, char *why, size_t whylen)
+{
+	int bad = 0;
+
+	for (int i = 0; i < rn->lab->nguests; i++) {
+		const struct lab_guest *g = &rn->lab->guests[i];
+		char *argv[] = { "/bin/sh", "-c", "pkill -INT -x bpfwire-trace", NULL };
+		struct qga_result res = { 0 };
+
+		if (pids[i] <= 0)
+			continue;
+		lab_exec(rn->lab, g->name, argv, 10000, &res);
+		free(res.out);
+		free(res.err);
+		memset(&res, 0, sizeof(res));
+		if (lab_wait(rn->lab, g->name, pids[i], 30000, &res) < 0 || !res.exited ||
+		    res.signal || res.exitcode) {
+			snprintf(why, whylen, "bpfwire-trace on %s did not end cleanly (see %s/trace.log)",
+				 g->name, g->dir);
+			bad = -1;
+		}
+		free(res.out);
+		free(res.err);
+	}
+	return bad;
+}
+
+static int trace_report(struct runner *rn, char *why, size_t whylen)
+{
+	char tool[PATH_MAX], out[4096];
+	char *argv[] = { tool, rn->results, NULL };
+	int r;
+
+	snprintf(tool, sizeof(tool), "%s/trace/bpfwire-path", BPFWIRE_BUILD_ROOT);
+	r = run_cmd(argv, NULL, out, sizeof(out));
+	fputs(out, stdout);
+	if (r) {
+		snprintf(why, whylen, "bpfwire-path %s failed (exit %d)", rn->results, r);
+		return -1;
+	}
+	return 0;
+}
+
 static void print_reports(FILE *f, json_object *reports)
 {
 	json_object_object_foreach(reports, id, o) {
@@ -476,6 +556,7 @@ int runner_run(const char *name, const struct runner_opts *o)
 	char *splat_text = NULL;
 	size_t splat_len = 0;
 	int splats = 0, failed = 0, nsteps;
+	long trace_pids[TOPO_MAX_HOSTS] = { 0 };
 
 	rn.s = calloc(1, sizeof(*rn.s));
 	rn.t = calloc(1, sizeof(*rn.t));
@@ -526,6 +607,10 @@ int runner_run(const char *name, const struct runner_opts *o)
 		goto summary;
 	}
 
+	if (o->trace && trace_start(&rn, trace_pids, reason, sizeof(reason))) {
+		failed = LAB_FAIL;
+		printf("FAIL: %s\n", reason);
+	}
 	nsteps = rn.s->nsteps;
 	for (int i = 0; i < nsteps; i++) {
 		const struct scn_step *st = &rn.s->steps[i];
@@ -564,6 +649,16 @@ int runner_run(const char *name, const struct runner_opts *o)
 	if (lab_interrupted && !failed) {
 		snprintf(reason, sizeof(reason), "interrupted");
 		failed = LAB_FAIL;
+	}
+	if (o->trace && !lab_interrupted) {
+		char why[512] = "";
+
+		/* The recorders have flushed their shares: build RUN/path.*. */
+		if ((trace_stop(&rn, trace_pids, why, sizeof(why)) ||
+		     trace_report(&rn, why, sizeof(why))) && !failed) {
+			snprintf(reason, sizeof(reason), "%s", why);
+			failed = LAB_FAIL;
+		}
 	}
 
 	{
