@@ -201,8 +201,15 @@ static int run_step(struct runner *rn, int idx, json_object *js, char *why, size
 		save_output(rn, idx, "err", res.err);
 		last_line(res.out, line, sizeof(line));
 		json_object_object_add(js, "stdout_last", json_object_new_string(line));
-		last_line(res.err, line, sizeof(line));
-		json_object_object_add(js, "stderr_last", json_object_new_string(line));
+		{
+			char eline[256];
+
+			/* A failure quotes stderr's last line, else stdout's. */
+			last_line(res.err, eline, sizeof(eline));
+			json_object_object_add(js, "stderr_last", json_object_new_string(eline));
+			if (eline[0])
+				memcpy(line, eline, sizeof(line));
+		}
 		json_object_object_add(js, "expected_exit", json_object_new_int(want));
 		if (r < 0 || !res.exited) {
 			snprintf(why, whylen, "%s", r < 0 ? "could not run it in the guest (see the lab's message)"
