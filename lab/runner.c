@@ -338,13 +338,35 @@ static int operand_value(struct runner *rn, const char *x, long long *out, char 
 	return 0;
 }
 
+/* OPERAND [(+|-) OPERAND]..., as the parser left it: words split by one space. */
+static int side_value(struct runner *rn, const char *x, long long *out, char *why, size_t whylen)
+{
+	char buf[256], *save = NULL, *w;
+	int sign = 1;
+
+	*out = 0;
+	snprintf(buf, sizeof(buf), "%s", x);
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		long long v;
+
+		if (!strcmp(w, "+") || !strcmp(w, "-")) {
+			sign = w[0] == '-' ? -1 : 1;
+			continue;
+		}
+		if (operand_value(rn, w, &v, why, whylen))
+			return -1;
+		*out += sign * v;
+	}
+	return 0;
+}
+
 static int eval_check(struct runner *rn, const struct scn_step *st, json_object *js,
 		     char *why, size_t whylen)
 {
 	long long a, b;
 	bool holds;
 
-	if (operand_value(rn, st->lhs, &a, why, whylen) || operand_value(rn, st->rhs, &b, why, whylen))
+	if (side_value(rn, st->lhs, &a, why, whylen) || side_value(rn, st->rhs, &b, why, whylen))
 		return -1;
 	json_object_object_add(js, "left", json_object_new_int64(a));
 	json_object_object_add(js, "right", json_object_new_int64(b));

@@ -282,25 +282,47 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 		st->text = strdup(w);
 	} else if (strcmp(kw, "check") == 0) {
 		static const char *const ops[] = { "==", "!=", "<=", ">=", "<", ">" };
-		char *a = word(&rest), *op = word(&rest), *b = word(&rest);
+		char side[2][256] = { "", "" };
+		const char *op = NULL;
+		int n[2] = { 0, 0 }, k2 = 0;
 		size_t k;
 
+		/* LEFT and RIGHT are each OPERAND [(+|-) OPERAND]... */
 		st->op = SCN_CHECK;
-		if (!a || !op || !b)
+		while ((w = word(&rest))) {
+			for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+				if (strcmp(w, ops[k]) == 0)
+					break;
+			if (k < sizeof(ops) / sizeof(ops[0])) {
+				if (op || !n[0])
+					return fail(c, "check needs 'LEFT OP RIGHT', e.g. 'check rx.valid == 60'");
+				op = ops[k];
+				k2 = 1;
+				continue;
+			}
+			if (n[k2] % 2) {
+				if (strcmp(w, "+") && strcmp(w, "-")) {
+					if (!op && strpbrk(w, "=<>!~"))
+						return fail(c, "unknown comparison '%s' (use == != <= >= < >)", w);
+					return fail(c, "expected + or - or the end of the line, not '%s'", w);
+				}
+			} else if (check_operand(c, s, w)) {
+				return -1;
+			}
+			if (strlen(side[k2]) + strlen(w) + 2 > sizeof(side[k2]))
+				return fail(c, "check operand too long");
+			if (n[k2]++)
+				strcat(side[k2], " ");
+			strcat(side[k2], w);
+		}
+		if (!op || !n[0] || !n[1])
 			return fail(c, "check needs 'LEFT OP RIGHT', e.g. 'check rx.valid == 60'");
-		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
-			if (strcmp(op, ops[k]) == 0)
-				break;
-		if (k == sizeof(ops) / sizeof(ops[0]))
-			return fail(c, "unknown comparison '%s' (use == != <= >= < >)", op);
-		if (check_operand(c, s, a) || check_operand(c, s, b))
-			return -1;
+		if (!(n[0] % 2) || !(n[1] % 2))
+			return fail(c, "check: '%s' ends without an operand", !(n[0] % 2) ? side[0] : side[1]);
 		strcpy(st->cmp, op);
-		st->lhs = strdup(a);
-		st->rhs = strdup(b);
-		if ((w = word(&rest)))
-			return fail(c, "unexpected '%s' at end of line", w);
-		if (asprintf(&st->text, "%s %s %s", a, op, b) < 0)
+		st->lhs = strdup(side[0]);
+		st->rhs = strdup(side[1]);
+		if (asprintf(&st->text, "%s %s %s", side[0], op, side[1]) < 0)
 			return fail(c, "out of memory");
 	} else {
 		return fail(c, "unknown keyword '%s'", kw);

@@ -42,6 +42,10 @@ static const struct bad bads[] = {
 	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid ==\n", "t:4: check needs 'LEFT OP RIGHT'" },
 	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx == 3\n", "t:4: 'rx' is neither an integer nor ID.path" },
 	{ "summary x\ntopology pair\nspawn a r -- x\nwait a expect signal 99\n", "t:4: signal 99 is not in 1..64" },
+	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid == 3 +\n", "t:4: check: '3 +' ends without an operand" },
+	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid == 3 * 2\n", "t:4: expected + or - or the end of the line, not '*'" },
+	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid == 3 == 2\n", "t:4: check needs 'LEFT OP RIGHT'" },
+	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid == rx.lost + tx.sent\n", "t:4: 'tx.sent' names no earlier report or stats 'tx'" },
 };
 
 static const char *lookup(const char *name, void *ctx)
@@ -56,7 +60,7 @@ int main(int argc, char **argv)
 	char err[512];
 	char *x;
 
-	printf("1..%zu\n", (size_t)(argc - 1) + sizeof(bads) / sizeof(bads[0]) + 7);
+	printf("1..%zu\n", (size_t)(argc - 1) + sizeof(bads) / sizeof(bads[0]) + 8);
 	for (int i = 1; i < argc; i++) {
 		int r = scenario_parse(argv[i], NULL, s, err, sizeof(err));
 
@@ -100,6 +104,12 @@ int main(int argc, char **argv)
 	ok(r == 0 && s->steps[1].op == SCN_CHECK && !strcmp(s->steps[1].lhs, "rx.wire.valid") &&
 	   !strcmp(s->steps[1].cmp, ">=") && !strcmp(s->steps[1].rhs, "7"),
 	   "good file: %s", "check rx.wire.valid >= 7");
+	scenario_free(s);
+	r = scenario_parse("sum", "summary s\ntopology pair\nreport rx r a.json\ncheck rx.a - 2 <= rx.b + rx.c - 10\n",
+			   s, err, sizeof(err));
+	ok(r == 0 && !strcmp(s->steps[1].lhs, "rx.a - 2") && !strcmp(s->steps[1].cmp, "<=") &&
+	   !strcmp(s->steps[1].rhs, "rx.b + rx.c - 10"),
+	   "good file: %s", "check with sums on both sides");
 	scenario_free(s);
 
 	x = scenario_expand("a ${SHARE}/b ${SHARE}", lookup, NULL, err, sizeof(err));
