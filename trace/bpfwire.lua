@@ -1,0 +1,127 @@
+-- SPDX-License-Identifier: GPL-2.0-only
+-- Wireshark dissector for the bpfwire wire format (bpf/wire.h, version 1).
+--
+--   tshark -X lua_script:trace/bpfwire.lua -r CAPTURE -Y bpfwire \
+--          -T fields -e bpfwire.sender -e bpfwire.seq -e bpfwire.check_good
+--
+-- It claims UDP ports in the preference bpfwire.ports (7000-7099, where the
+-- scenarios send; this takes them from RX/AFS) and, on any other port, runs
+-- as a heuristic on the magic. Every field is big-endian; the check is FNV-1a
+-- 32 over the header (check = 0) and the payload, recomputed here.
+
+local p = Proto("bpfwire", "bpfwire telemetry")
+
+local types = { [1] = "exec", [2] = "open", [3] = "test" }
+
+local f = {
+	magic       = ProtoField.uint32("bpfwire.magic", "Magic", base.HEX),
+	version     = ProtoField.uint8("bpfwire.version", "Version", base.DEC),
+	type        = ProtoField.uint8("bpfwire.type", "Event type", base.DEC, types),
+	hdr_len     = ProtoField.uint16("bpfwire.hdr_len", "Header length", base.DEC),
+	sender      = ProtoField.uint32("bpfwire.sender", "Sender id", base.DEC),
+	payload_len = ProtoField.uint32("bpfwire.payload_len", "Payload length", base.DEC),
+	seq         = ProtoField.uint64("bpfwire.seq", "Sequence", base.DEC),
+	timestamp   = ProtoField.uint64("bpfwire.timestamp", "Sender timestamp (ns, bpf_ktime_get_ns)", base.DEC),
+	check       = ProtoField.uint32("bpfwire.check", "Check (FNV-1a 32)", base.HEX),
+	check_good  = ProtoField.bool("bpfwire.check_good", "Check good"),
+	reserved    = ProtoField.uint32("bpfwire.reserved", "Reserved", base.HEX),
+	pid         = ProtoField.uint32("bpfwire.pid", "PID (tgid)", base.DEC),
+	uid         = ProtoField.uint32("bpfwire.uid", "UID", base.DEC),
+	comm        = ProtoField.string("bpfwire.comm", "Command"),
+	path_len    = ProtoField.uint16("bpfwire.path_len", "Path length", base.DEC),
+	path        = ProtoField.string("bpfwire.path", "Path"),
+	payload     = ProtoField.bytes("bpfwire.payload", "Payload"),
+}
+p.fields = { f.magic, f.version, f.type, f.hdr_len, f.sender, f.payload_len, f.seq,
+	f.timestamp, f.check, f.check_good, f.reserved, f.pid, f.uid, f.comm, f.path_len,
+	f.path, f.payload }
+
+local e_bad_check = ProtoExpert.new("bpfwire.check.bad", "bpfwire check does not match",
+	expert.group.CHECKSUM, expert.severity.ERROR)
+local e_short = ProtoExpert.new("bpfwire.short", "bpfwire datagram shorter than its lengths say",
+	expert.group.MALFORMED, expert.severity.ERROR)
+p.experts = { e_bad_check, e_short }
+
+p.prefs.ports = Pref.range("UDP ports", "7000-7099", "UDP ports decoded as bpfwire", 65535)
+
+local MAGIC = 0x42505757
+local HDR_LEN = 40
+
+-- FNV-1a 32 without 64-bit integers: h * 16777619 = h * 403 + (h << 24), mod 2^32.
+local function fnv1a(tvb, n)
+	local h = 2166136261
+	for i = 0, n - 1 do
+		local b = tvb(i, 1):uint()
+		if i >= 32 and i < 36 then b = 0 end	-- the check field counts as 0
+		h = bit.bxor(h, b) % 4294967296
+		h = (h * 403 + bit.lshift(h, 24) % 4294967296) % 4294967296
+	end
+	return h
+end
+
+local function dissect(tvb, pinfo, tree)
+	local len = tvb:len()
+	if len < HDR_LEN or tvb(0, 4):uint() ~= MAGIC then
+		return 0
+	end
+	pinfo.cols.protocol = "bpfwire"
+	local t = tree:add(p, tvb(), "bpfwire")
+	t:add(f.magic, tvb(0, 4))
+	t:add(f.version, tvb(4, 1))
+	t:add(f.type, tvb(5, 1))
+	t:add(f.hdr_len, tvb(6, 2))
+	t:add(f.sender, tvb(8, 4))
+	t:add(f.payload_len, tvb(12, 4))
+	t:add(f.seq, tvb(16, 8))
+	t:add(f.timestamp, tvb(24, 8))
+	local ct = t:add(f.check, tvb(32, 4))
+	t:add(f.reserved, tvb(36, 4))
+
+	local hdr_len = tvb(6, 2):uint()
+	local plen = tvb(12, 4):uint()
+	local total = hdr_len + plen
+	if hdr_len < HDR_LEN or total > len then
+		t:add_proto_expert_info(e_short)
+		return len
+	end
+	local good = fnv1a(tvb, total) == tvb(32, 4):uint()
+	t:add(f.check_good, good):set_generated()
+	if not good then
+		ct:add_proto_expert_info(e_bad_check)
+	end
+
+	local ty = tvb(5, 1):uint()
+	local pl = tvb(hdr_len, plen)
+	if (ty == 1 or ty == 2) and plen >= 28 then
+		local e = t:add(p, pl, "Event")
+		e:add(f.pid, pl(0, 4))
+		e:add(f.uid, pl(4, 4))
+		e:add(f.comm, pl(8, 16))
+		e:add(f.path_len, pl(24, 2))
+		local n = pl(24, 2):uint()
+		if n > 0 and 28 + n <= plen then
+			e:add(f.path, pl(28, n))
+		end
+	elseif plen > 0 then
+		t:add(f.payload, pl)
+	end
+	pinfo.cols.info = string.format("bpfwire %s sender %u seq %s", types[ty] or tostring(ty),
+		tvb(8, 4):uint(), tostring(tvb(16, 8):uint64()))
+	return len
+end
+
+p.dissector = dissect
+
+local udp_port = DissectorTable.get("udp.port")
+local registered
+local function register_ports()
+	if registered then udp_port:remove(registered, p) end
+	registered = p.prefs.ports
+	udp_port:add(registered, p)
+end
+p.prefs_changed = register_ports
+register_ports()
+
+p:register_heuristic("udp", function(tvb, pinfo, tree)
+	return dissect(tvb, pinfo, tree) > 0
+end)
