@@ -515,10 +515,17 @@ static pid_t start_qemu(struct lab_run *r, const struct topology *t, int hi, con
 
 	if (tsc > 0)
 		snprintf(tscarg, sizeof(tscarg), " tsc_early_khz=%ld", tsc);
+	/*
+	 * no_timer_check: under a loaded TCG host the IO-APIC timer check can
+	 * fail and panic the boot. bpfwire.keep: the project's trees, which
+	 * guest-init keeps visible even under the /tmp it covers with tmpfs.
+	 */
 	arg(&a, "-append");
 	arg(&a, "console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose "
-		"ro init=%s panic=-1 tsc=reliable%s bpfwire.dir=%s bpfwire.host=%s%s%s%s%s",
-	    BPFWIRE_GUEST_INIT, tscarg, g->dir, h->name, h->append[0] ? " " : "", h->append,
+		"ro init=%s panic=-1 tsc=reliable%s no_timer_check bpfwire.dir=%s bpfwire.host=%s "
+		"bpfwire.keep=%s,%s%s%s%s%s",
+	    BPFWIRE_GUEST_INIT, tscarg, g->dir, h->name, BPFWIRE_SOURCE_ROOT, BPFWIRE_BUILD_ROOT,
+	    h->append[0] ? " " : "", h->append,
 	    append && *append ? " " : "", append ? append : "");
 	/* host / read-only, and the guest's writable results share */
 	arg(&a, "-fsdev"); arg(&a, "local,id=root,path=/,readonly=on,security_model=none,multidevs=remap");
