@@ -8,8 +8,13 @@
 # command line.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev 2>/dev/null
-mount -t tmpfs tmp /tmp; mount -t tmpfs run /run; mount -t bpf bpf /sys/fs/bpf
-A=$BW_AGENT; R=$BW_RECV
+mount -t tmpfs run /run; mount -t bpf bpf /sys/fs/bpf
+# The build tree may live under /tmp (a CI clone): keep the host's /tmp
+# reachable before a tmpfs covers it.
+mkdir -p /run/host-tmp && mount --bind /tmp /run/host-tmp
+mount -t tmpfs tmp /tmp
+host_path() { case $1 in /tmp/*) echo "/run/host-tmp/${1#/tmp/}" ;; *) echo "$1" ;; esac; }
+A=$(host_path "$BW_AGENT"); R=$(host_path "$BW_RECV")
 n=0; tap_failed=0
 ok() { n=$((n+1)); echo "ok $n - $1"; }
 nok() { n=$((n+1)); tap_failed=$((tap_failed+1)); echo "not ok $n - $1"; }
