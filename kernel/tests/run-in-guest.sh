@@ -55,6 +55,9 @@ if ! "$lab" up -q --run "$run" --results "$results" --accel tcg \
 fi
 host=$(sed -n 's/^host[[:space:]]\{1,\}\([^[:space:]]*\).*/\1/p' "$topo" | head -1)
 
+# Read before kernel-tests changes it: the default the series documents.
+boot=$("$lab" exec --run "$run" "$host" -- /bin/sh -c \
+	'echo "$(cat /proc/sys/net/core/bpf_ksock_max) $(uname -r)"' 2>&1)
 "$lab" exec --run "$run" --timeout 800 "$host" -- "$kt" $filter >"$out" 2>&1
 rc=$?
 teardown
@@ -69,6 +72,12 @@ failed=$(grep -E '^(not )?ok [0-9]+' "$out" | awk '
 	$1 == "not" { n++ }
 	END { print n + 0 }')
 
+n=$((n + 1))
+case "$boot" in
+"1024 "*-bpfwire) echo "ok $n - guest: boots $boot (net.core.bpf_ksock_max, release)" ;;
+*) echo "not ok $n - guest: expected bpf_ksock_max 1024 and a -bpfwire release, got '$boot'"
+   failed=$((failed + 1)) ;;
+esac
 n=$((n + 1))
 if [ "$rc" -eq 0 ]; then
 	echo "ok $n - guest: kernel-tests exited 0"
