@@ -216,6 +216,8 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 "  --bind ADDR:PORT       source address and port (ksock, ringbuf; netpoll's\n"
 "                         source, default: the route's source and port 6666)\n"
 "  --dev IFACE            device for netpoll (default: the route's device)\n"
+"  --dev-unchecked        pass --dev to the kernel as is, even if no such device\n"
+"                         is seen here; for tests of the kernel's own lookup\n"
 "  --remote-mac MAC       netpoll next hop MAC (default: from the neighbour table)\n"
 "  --events exec,open     events to send (default: exec,open)\n"
 "  --path-prefix P        only paths starting with P (default: all)\n"
@@ -228,13 +230,14 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 }
 
 enum { OPT_VIA = 256, OPT_DST, OPT_BIND, OPT_DEV, OPT_EVENTS, OPT_PREFIX,
-       OPT_ID, OPT_MAC, OPT_JSON };
+       OPT_ID, OPT_MAC, OPT_JSON, OPT_DEV_UNCHECKED };
 
 static const struct option long_opts[] = {
 	{ "via",	 required_argument, NULL, OPT_VIA },
 	{ "dst",	 required_argument, NULL, OPT_DST },
 	{ "bind",	 required_argument, NULL, OPT_BIND },
 	{ "dev",	 required_argument, NULL, OPT_DEV },
+	{ "dev-unchecked", no_argument,	    NULL, OPT_DEV_UNCHECKED },
 	{ "events",	 required_argument, NULL, OPT_EVENTS },
 	{ "path-prefix", required_argument, NULL, OPT_PREFIX },
 	{ "sender-id",	 required_argument, NULL, OPT_ID },
@@ -275,6 +278,9 @@ int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 				ERR("bad --dev '%s': 1 to %zu characters", optarg,
 				    sizeof(o->dev) - 1);
 			snprintf(o->dev, sizeof(o->dev), "%s", optarg);
+			break;
+		case OPT_DEV_UNCHECKED:
+			o->dev_unchecked = 1;
 			break;
 		case OPT_EVENTS:
 			events = optarg;
@@ -332,7 +338,8 @@ int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 				ERR("bad sender '%s': use ksock, netpoll or ringbuf",
 				    o->only);
 		}
-		if (o->via || o->dst_text || o->bind_text || o->dev[0] || mac)
+		if (o->via || o->dst_text || o->bind_text || o->dev[0] || mac ||
+		    o->dev_unchecked)
 			ERR("%s takes no sender options; name the sender as in "
 			    "'%s ksock'", cmd, cmd);
 		return 0;
@@ -358,13 +365,17 @@ int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 			ERR("--dev is for --via netpoll only");
 		if (mac)
 			ERR("--remote-mac is for --via netpoll only");
+		if (o->dev_unchecked)
+			ERR("--dev-unchecked is for --via netpoll only");
 	}
+	if (o->dev_unchecked && !o->dev[0])
+		ERR("--dev-unchecked needs --dev IFACE");
 	if (mac) {
 		if (bpfwire_parse_mac(mac, o->mac))
 			ERR("bad --remote-mac '%s': write aa:bb:cc:dd:ee:ff", mac);
 		o->have_mac = 1;
 	}
-	if (o->dev[0] && !if_nametoindex(o->dev))
+	if (o->dev[0] && !o->dev_unchecked && !if_nametoindex(o->dev))
 		ERR("no interface '%s' (--dev)", o->dev);
 	if (o->dev[0] && o->dst.ifname[0] && strcmp(o->dev, o->dst.ifname))
 		ERR("--dev %s disagrees with the scope of --dst %s", o->dev,

@@ -24,6 +24,7 @@ struct agent_opts {
 	struct bpfwire_addr dst;
 	struct bpfwire_addr bind;	/* family 0: no --bind */
 	char  dev[16];
+	int   dev_unchecked;		/* --dev-unchecked: no if_nametoindex check */
 	__u32 events;			/* BPFWIRE_EVF_* */
 	char  prefix[BPFWIRE_PATH_MAX];
 	__u32 sender_id;

@@ -31,9 +31,13 @@ int install_netpoll(const struct agent_opts *o)
 	int ret = -1, rv, ifindex = 0, err, alen = o->dst.family == AF_INET ? 4 : 16;
 
 	bpfwire_fmt_addr(&o->dst, o->dst.port, dst, sizeof(dst));
-	if (o->dev[0])
+	if (o->dev[0]) {
 		ifindex = if_nametoindex(o->dev);
-	else if (o->dst.scope_id)
+		/* --dev-unchecked: the kernel looks the name up, not us */
+		if (!ifindex)
+			pr_info("--dev-unchecked: no interface '%s' here; passing it "
+				"to the kernel as is", o->dev);
+	} else if (o->dst.scope_id)
 		ifindex = o->dst.scope_id;
 
 	/* The route gives the device, the source and the gateway, if any. */

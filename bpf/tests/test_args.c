@@ -110,6 +110,18 @@ int main(void)
 	ASSERT_EQ(o.events, BPFWIRE_EVF_EXEC | BPFWIRE_EVF_OPEN, "default events");
 	ASSERT_EQ(o.sender_id, 1, "default sender id");
 
+	ASSERT_EQ(o.dev_unchecked, 0, "--dev is checked by default");
+
+	/* --dev-unchecked: a name unknown here goes to the kernel as is */
+	ASSERT_OK(CLI(&o, err, "--via", "netpoll", "--dst", "192.0.2.2:7000",
+		      "--dev", "nosuchif0", "--dev-unchecked",
+		      "--remote-mac", "02:00:00:00:00:02"), "--dev-unchecked CLI");
+	ASSERT_EQ(o.dev_unchecked, 1, "--dev-unchecked set");
+	ASSERT_STREQ(o.dev, "nosuchif0", "--dev-unchecked keeps the name");
+	ASSERT_OK(CLI(&o, err, "--via", "netpoll", "--dev-unchecked", "--dev", "lo",
+		      "--dst", "192.0.2.2:7000"), "--dev-unchecked before --dev");
+	ASSERT_EQ(o.dev_unchecked, 1, "--dev-unchecked in any order");
+
 	ASSERT_OK(CLI(&o, err, "status", "--json"), "status --json");
 	ASSERT_EQ(o.cmd == CMD_STATUS && o.json, 1, "status with json");
 	ASSERT_OK(CLI(&o, err, "--json", "status", "netpoll"), "status netpoll");
@@ -130,6 +142,11 @@ int main(void)
 		"192.0.2.2:7000", "--dev", "nosuchif0");
 	CLI_BAD("--dev is for --via netpoll", "--via", "ksock", "--dst",
 		"192.0.2.2:7000", "--dev", "lo");
+	CLI_BAD("--dev-unchecked needs --dev", "--via", "netpoll", "--dst",
+		"192.0.2.2:7000", "--dev-unchecked");
+	CLI_BAD("--dev-unchecked is for --via netpoll", "--via", "ksock", "--dst",
+		"192.0.2.2:7000", "--dev-unchecked");
+	CLI_BAD("takes no sender options", "status", "--dev-unchecked");
 	CLI_BAD("bad --remote-mac", "--via", "netpoll", "--dst", "192.0.2.2:7000",
 		"--remote-mac", "zz");
 	CLI_BAD("not the same family", "--via", "ksock", "--dst", "192.0.2.2:7000",
