@@ -232,6 +232,15 @@ static int selected(const struct agent_opts *o, enum bpfwire_via v)
 	return !o->only || !strcmp(o->only, bpfwire_via_name(v));
 }
 
+/* The pin dir of all_vias[i] when that kind is selected and installed. */
+static const char *installed_dir(const struct agent_opts *o, size_t i, char *dir, size_t len)
+{
+	if (!selected(o, all_vias[i]))
+		return NULL;
+	snprintf(dir, len, BPFWIRE_PIN_ROOT "/%s", bpfwire_via_name(all_vias[i]));
+	return access(dir, F_OK) ? NULL : dir;
+}
+
 int cmd_status(const struct agent_opts *o)
 {
 	json_object *root = json_object_new_object();
@@ -243,11 +252,7 @@ int cmd_status(const struct agent_opts *o)
 	for (i = 0; i < sizeof(all_vias) / sizeof(all_vias[0]); i++) {
 		struct status st;
 
-		if (!selected(o, all_vias[i]))
-			continue;
-		snprintf(dir, sizeof(dir), BPFWIRE_PIN_ROOT "/%s",
-			 bpfwire_via_name(all_vias[i]));
-		if (access(dir, F_OK))
+		if (!installed_dir(o, i, dir, sizeof(dir)))
 			continue;
 		if (read_status(dir, &st)) {
 			ret = -1;
@@ -278,11 +283,7 @@ int cmd_unload(const struct agent_opts *o)
 	for (i = 0; i < sizeof(all_vias) / sizeof(all_vias[0]); i++) {
 		struct status st;
 
-		if (!selected(o, all_vias[i]))
-			continue;
-		snprintf(dir, sizeof(dir), BPFWIRE_PIN_ROOT "/%s",
-			 bpfwire_via_name(all_vias[i]));
-		if (access(dir, F_OK))
+		if (!installed_dir(o, i, dir, sizeof(dir)))
 			continue;
 		/* A running ringbuf agent is stopped too: unload removes everything. */
 		if (!read_status(dir, &st) && st.agent_running &&
