@@ -103,8 +103,13 @@ int write_svg(FILE *f, const struct host *hosts, int nhosts)
 	fprintf(f, "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\">"
 		"<path d=\"M0,6 L6,0\" stroke=\"#ddd\"/></pattern></defs>\n");
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fprintf(f, "<text x=\"10\" y=\"18\" font-size=\"14\">bpfwire: each datagram's path through the sender's "
-		"stack (offset from its first record; dots = datagrams, line = median)</text>\n");
+	/* The legend goes below the axis: one title line would overflow a one-panel image. */
+	fprintf(f, "<text x=\"10\" y=\"18\" font-size=\"14\">bpfwire: each datagram's path "
+		"through the sender's stack</text>\n"
+		"<text x=\"10\" y=\"%d\" fill=\"#555\">x: offset from each datagram's first record; "
+		"dots = datagrams, diamonds = medians;</text>\n"
+		"<text x=\"10\" y=\"%d\" fill=\"#555\">line = the median path through the layers "
+		"that most datagrams cross</text>\n", height - 26, height - 12);
 	if (!ng)
 		fprintf(f, "<text x=\"10\" y=\"40\">no bpfwire datagram was traced in this run</text>\n");
 
@@ -191,7 +196,8 @@ int write_svg(FILE *f, const struct host *hosts, int nhosts)
 				qsort(offs, cnt, sizeof(*offs), u64cmp);
 				med = offs[cnt / 2];
 				x = x0 + (med > xmax ? 1.0 : (double)med / xmax) * (PANEL_W - 20);
-				if (p != TR_KFREE_SKB && p != TR_CONSUME_SKB) {
+				/* A layer few datagrams cross (e.g. ARP) would bend the typical path. */
+				if (p != TR_KFREE_SKB && p != TR_CONSUME_SKB && cnt * 2 >= n) {
 					if (prev_x >= 0)
 						fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\" "
 							"stroke-width=\"1.5\"/>\n", prev_x, prev_y, x, y);
