@@ -43,7 +43,7 @@ struct bpfwire_hdr {
 	__u32 sender_id;	/* chosen by the agent (--sender-id) */
 	__u32 payload_len;	/* bytes after the header */
 	__u64 seq;		/* per sender, starts at 1, +1 per datagram */
-	__u64 timestamp_ns;	/* bpf_ktime_get_ns() of the sender */
+	__u64 timestamp_ns;	/* sender's bpf_ktime_get_ns() at hook entry */
 	__u32 check;		/* FNV-1a 32 over header (check = 0) + payload */
 	__u32 reserved;		/* 0 */
 } __attribute__((packed));

@@ -10,28 +10,31 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: build.sh --out DIR --patches DIR --fragment FILE [--tarball FILE] [--jobs N]
+usage: build.sh --out DIR --patches DIR --fragment FILE [--fragment FILE ...]
+                [--tarball FILE] [--jobs N]
 
 Builds DIR/{bzImage,vmlinux,vmlinux.h,config} from linux-source-6.12 plus
-the patch series. Progress is one line per phase: unpack, patch, config,
+the patch series. Fragments are merged in order over allnoconfig and
+kvm_guest.config. Progress is one line per phase: unpack, patch, config,
 build, btf.
 USAGE
 }
 
-out= patches= fragment= jobs=0
+out= patches= jobs=0
+fragments=()
 tarball=/usr/src/linux-source-6.12.tar.xz
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) out=$2; shift 2 ;;
 	--patches) patches=$2; shift 2 ;;
-	--fragment) fragment=$2; shift 2 ;;
+	--fragment) fragments+=("$2"); shift 2 ;;
 	--tarball) tarball=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "build.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
-[ -n "$out" ] && [ -n "$patches" ] && [ -n "$fragment" ] || { usage >&2; exit 2; }
+[ -n "$out" ] && [ -n "$patches" ] && [ ${#fragments[@]} -gt 0 ] || { usage >&2; exit 2; }
 
 die() { echo "kernel: error: $*" >&2; exit 1; }
 t0=$(date +%s)
@@ -48,7 +51,9 @@ need bc bc; need pahole dwarves; need bpftool bpftool; need xz xz-utils
 
 out=$(realpath -m "$out")
 patches=$(realpath "$patches")
-fragment=$(realpath "$fragment")
+for f in "${fragments[@]}"; do
+	[ -f "$f" ] || die "config fragment $f does not exist"
+done
 src=$out/src
 obj=$out/obj
 mkdir -p "$out"
@@ -107,7 +112,7 @@ fi
 
 # Same tree, fragment and script as the last good build, and no hand edits
 # in src: nothing to do, so skip the config and make passes (~10 s).
-inputs="$(git_ rev-parse HEAD^{tree}) $(cat "$fragment" "$0" | sha256sum | cut -c1-16)"
+inputs="$(git_ rev-parse HEAD^{tree}) $(cat "${fragments[@]}" "$0" | sha256sum | cut -c1-16)"
 if [ "$(cat "$out/.bpfwire-built" 2>/dev/null)" = "$inputs" ] &&
    git_ diff --quiet HEAD -- && [ -f "$out/bzImage" ] && [ -f "$out/vmlinux.h" ]; then
 	phase "build: up to date ($inputs)"
@@ -118,7 +123,8 @@ rm -f "$out/.bpfwire-built"
 # --- config: allnoconfig + kvm_guest.config + lab.config --------------------
 phase "config"
 mkdir -p "$obj"
-cat "$src/kernel/configs/kvm_guest.config" "$fragment" >"$obj/bpfwire.fragment"
+cat "${fragments[@]}" >"$obj/lab.fragment"
+cat "$src/kernel/configs/kvm_guest.config" "$obj/lab.fragment" >"$obj/bpfwire.fragment"
 kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
 KCONFIG_CONFIG=.config.new KCONFIG_ALLCONFIG="$obj/bpfwire.fragment" kmake allnoconfig >/dev/null
 KCONFIG_CONFIG=.config.new kmake olddefconfig >/dev/null
@@ -130,7 +136,7 @@ while IFS= read -r line; do
 	*) continue ;;
 	esac
 	grep -qxF "$want" "$obj/.config.new" || missing="$missing $sym"
-done <"$fragment"
+done <"$obj/lab.fragment"
 [ -z "$missing" ] || die "olddefconfig dropped or changed these lab.config symbols:$missing"
 if ! cmp -s "$obj/.config.new" "$obj/.config"; then
 	mv "$obj/.config.new" "$obj/.config"
