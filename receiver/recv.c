@@ -76,6 +76,7 @@ struct run {
 	struct pcap_stat pst;
 	int have_pst;
 	double t_start, t_end, t_last;	/* monotonic seconds */
+	uint64_t ts_first, ts_last;	/* capture stamps of counted frames */
 	int interrupted;
 	const char *stop_reason;
 };
@@ -503,8 +504,12 @@ static void on_frame(u_char *user, const struct pcap_pkthdr *h,
 	r = bpfw_rx_frame(&run->rx, ts, bytes, h->caplen, h->len);
 	if (run->dumper)
 		pcap_dump((u_char *)run->dumper, h, bytes);
-	if (bpfw_reason_class(r) != BPFW_CLASS_IGNORED)
+	if (bpfw_reason_class(r) != BPFW_CLASS_IGNORED) {
 		run->t_last = mono_now();
+		if (!run->ts_first)
+			run->ts_first = ts;
+		run->ts_last = ts;
+	}
 }
 
 static int map_dlt(int dlt, enum bpfw_link *link)
@@ -1209,6 +1214,9 @@ static json_object *summary_json(struct run *run, struct checks *c)
 	json_object_object_add(root, "elapsed_s", json_object_new_double(el));
 	json_object_object_add(root, "frames_per_s", json_object_new_double(
 		el > 0 ? run->rx.wire.frames / el : 0));
+	/* The wire's own clock: what a rate at the receiver is measured over. */
+	json_object_object_add(root, "arrival_span_s", json_object_new_double(
+		run->ts_last > run->ts_first ? (run->ts_last - run->ts_first) / 1e9 : 0));
 	json_object_object_add(root, "stopped_by", json_object_new_string(
 		run->stop_reason ? run->stop_reason : "?"));
 	json_object_object_add(root, "interrupted", json_object_new_boolean(run->interrupted));
