@@ -28,7 +28,11 @@ struct bpf_ksock_create_opts {
 	__u8 type;
 	__u8 protocol;
 	__u8 reserved;
+	__u32 sndbuf;	/* patch 0004 */
 };
+
+/* opts__sz of the layout before sndbuf (patch 0004) */
+#define BPF_KSOCK_CREATE_OPTS_SZ_V0 4
 
 struct bpf_ksock_addr_opts {
 	__u8 family;
