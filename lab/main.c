@@ -540,6 +540,7 @@ static const char usage_run[] =
 "is the verdict: 0 pass, 1 fail, 2 usage.\n"
 "  --results DIR  --kernel PATH  --accel auto|kvm|tcg\n"
 "  --keep         leave the lab up afterwards\n"
+"  --no-capture   no tcpdump on the segments (the benchmark: it competes for CPU)\n"
 "  --trace        record each datagram's path through the sender's stack\n"
 "                 (trace/: RUN/path.txt, RUN/path.svg, RUN/hosts/H/path.json)\n";
 
@@ -552,6 +553,7 @@ static int run_opt(int c, const char *arg, void *p)
 	case 'k': o->kernel = arg; return 0;
 	case 'a': o->accel = arg; return 0;
 	case 'K': o->keep = true; return 0;
+	case 'C': o->no_capture = true; return 0;
 	case 'T': o->trace = true; return 0;
 	}
 	return -1;
@@ -564,6 +566,7 @@ static int cmd_run(int argc, char **argv)
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "accel", required_argument, NULL, 'a' },
 		{ "keep", no_argument, NULL, 'K' },
+		{ "no-capture", no_argument, NULL, 'C' },
 		{ "trace", no_argument, NULL, 'T' },
 		{ 0 }
 	};

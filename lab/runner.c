@@ -579,7 +579,7 @@ static void default_results(const char *name, char *out, size_t len)
 int runner_run(const char *name, const struct runner_opts *o)
 {
 	struct runner rn = { 0 };
-	struct lab_up_opts up = { .accel = o->accel ? o->accel : "auto", .capture = true,
+	struct lab_up_opts up = { .accel = o->accel ? o->accel : "auto", .capture = !o->no_capture,
 				  .kernel = o->kernel, .timeout_s = 120 };
 	char path[PATH_MAX], err[1024], reason[1024] = "";
 	char *splat_text = NULL;

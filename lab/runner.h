@@ -11,6 +11,7 @@ struct runner_opts {
 	const char *kernel;	/* NULL: the lab's default */
 	const char *accel;	/* auto, kvm, tcg */
 	bool keep;		/* leave the lab up afterwards */
+	bool no_capture;	/* no tcpdump on the segments */
 	bool trace;		/* run bpfwire-trace in every guest (trace/) */
 };
 

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * bpfwire-bench: the paths it compares, and the report it makes from a run
+ * directory: the JSON files in RUN/hosts/sender and RUN/hosts/receiver, and
+ * RUN/bench-params.json.
+ */
+#ifndef BPFWIRE_BENCH_H
+#define BPFWIRE_BENCH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum bench_kind {
+	BENCH_SENDTO,		/* user-space reference */
+	BENCH_PKTGEN,		/* the kernel's ceiling on the NIC */
+	BENCH_BPF,		/* an LSM sender installed by bpfwire-agent */
+	BENCH_BPF_AGENT,	/* ringbuf: the agent stays and forwards */
+};
+
+struct bench_method {
+	const char *name;
+	enum bench_kind kind;
+	const char *agent_args;	/* bpfwire-agent options (BPF kinds) */
+};
+
+extern const struct bench_method bench_methods[];
+extern const int bench_nmethods;
+
+/* Methods whose hook-to-wire latency and per-open cost are measured. */
+static inline bool bench_is_bpf(const struct bench_method *m)
+{
+	return m->kind == BENCH_BPF || m->kind == BENCH_BPF_AGENT;
+}
+
+struct bench_params {
+	int count;		/* events per rate run (the burst) */
+	int repeats;
+	int lat_low_rate;	/* events/s */
+	int lat_low_count;
+	int lat_half_count;
+	int cost_count;		/* opens per cost round */
+	int cost_repeats;
+	long sndbuf;		/* the remedy's --sndbuf */
+	double netem_loss;	/* percent, 0: none */
+	unsigned methods;	/* bit i: bench_methods[i] */
+};
+
+/* Ports and sender ids: one receiver per run, one id per run. */
+int bench_rate_port(int method, int repeat);
+int bench_lat_port(int method, int half);
+int bench_cost_port(int method);
+
+/* Writes the scenario the lab runs (see bench.c). */
+int bench_write_scenario(FILE *f, const struct bench_params *p, const char *path);
+
+int bench_params_save(const char *run, const struct bench_params *p);
+int bench_params_load(const char *run, struct bench_params *p, char *err, size_t errlen);
+
+/*
+ * Reads RUN, writes RUN/bench.json, bench.txt and bench.svg, and copies the
+ * table to out. Returns 0, or -1 with err set when the run cannot be
+ * measured (a file is missing or malformed).
+ */
+int bench_report(const char *run, FILE *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The benchmark as a lab scenario (scenarios/README.md has the grammar):
+ * one boot of the pair topology, then rate runs, latency runs and cost
+ * rounds. Every run gets its own receiver port and sender id, so each
+ * receiver summary counts exactly one run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "bench.h"
+#include "wire.h"
+
+const struct bench_method bench_methods[] = {
+	{ "sendto", BENCH_SENDTO, NULL },
+	{ "pktgen", BENCH_PKTGEN, NULL },
+	{ "ksock", BENCH_BPF, "--via ksock" },
+	{ "ksock-sndbuf", BENCH_BPF, "--via ksock --sndbuf" },
+	{ "netpoll", BENCH_BPF, "--via netpoll --dev eth0" },
+	{ "ringbuf", BENCH_BPF_AGENT, "--via ringbuf" },
+};
+const int bench_nmethods = sizeof(bench_methods) / sizeof(bench_methods[0]);
+
+#define DST		"192.0.2.20"
+#define WATCH		"/tmp/b/"
+#define FILE_PATH	WATCH "f"
+#define GUEST_TOOL	"${BUILD}/bench/guest/bpfwire-bench-guest"
+#define AGENT		"${BUILD}/bpf/bpfwire-agent"
+#define RECV		"${BUILD}/receiver/bpfwire-recv"
+
+int bench_rate_port(int method, int repeat)
+{
+	return 7000 + 100 * method + repeat;
+}
+
+int bench_lat_port(int method, int half)
+{
+	return 7000 + 100 * method + 90 + half;
+}
+
+int bench_cost_port(int method)
+{
+	return 7000 + 100 * method + 99;
+}
+
+/* Ready-file wait: the receiver must listen before the first event. */
+static void rx_start(FILE *f, const char *id, int port, int timeout)
+{
+	fprintf(f, "spawn rx-%s receiver -- " RECV " --port %d --iface eth0 "
+		"--accept-csum-partial --allow-invalid --max-loss any --max-dup any "
+		"--max-reorder any --until-idle 4 --timeout %d --json ${SHARE}/rx-%s.json "
+		"--ready-file /tmp/rx-%s.ready\n", id, port, timeout, id, id);
+	fprintf(f, "exec receiver -- for i in $(seq 300); do [ -e /tmp/rx-%s.ready ] && exit 0; "
+		"sleep 0.1; done; exit 1\n", id);
+}
+
+static void rx_wait(FILE *f, const char *id, int timeout)
+{
+	fprintf(f, "wait rx-%s timeout %d\n", id, timeout);
+}
+
+static void sender_install(FILE *f, const struct bench_params *p, int m, const char *id,
+			   int port)
+{
+	const struct bench_method *bm = &bench_methods[m];
+	char extra[32] = "";
+
+	if (!strcmp(bm->name, "ksock-sndbuf"))
+		snprintf(extra, sizeof(extra), " %ld", p->sndbuf);
+	if (bm->kind == BENCH_BPF_AGENT) {
+		fprintf(f, "spawn agent-%s sender -- exec " AGENT " %s --dst " DST ":%d "
+			"--events open --path-prefix " WATCH " --sender-id %d > /tmp/agent-%s.out\n",
+			id, bm->agent_args, port, port, id);
+		/* The agent prints "forwarding" once its programs are attached. */
+		fprintf(f, "exec sender -- for i in $(seq 600); do grep -q forwarding "
+			"/tmp/agent-%s.out && exit 0; sleep 0.1; done; exit 1\n", id);
+	} else {
+		fprintf(f, "exec sender -- " AGENT " %s%s --dst " DST ":%d --events open "
+			"--path-prefix " WATCH " --sender-id %d\n", bm->agent_args, extra, port, port);
+	}
+}
+
+static void sender_remove(FILE *f, int m, const char *id)
+{
+	fprintf(f, "exec sender -- " AGENT " status --json > ${SHARE}/stats-%s.json\n", id);
+	if (bench_methods[m].kind == BENCH_BPF_AGENT) {
+		fprintf(f, "exec sender -- pkill -TERM -x bpfwire-agent\n");
+		fprintf(f, "wait agent-%s\n", id);
+	}
+	fprintf(f, "exec sender -- " AGENT " unload\n");
+}
+
+static void rate_run(FILE *f, const struct bench_params *p, int m, int r)
+{
+	const struct bench_method *bm = &bench_methods[m];
+	int port = bench_rate_port(m, r), tmo = p->count / 100 + 300;
+	int len = BPFWIRE_HDR_LEN + BPFWIRE_EVENT_FIXED_LEN + (int)strlen(FILE_PATH);
+	char id[64];
+
+	snprintf(id, sizeof(id), "rate-%s-%d", bm->name, r);
+	fprintf(f, "\n# rate: %s, repeat %d\n", bm->name, r);
+	if (bench_is_bpf(bm))
+		sender_install(f, p, m, id, port);
+	rx_start(f, id, port, tmo);
+	switch (bm->kind) {
+	case BENCH_SENDTO:
+		fprintf(f, "exec sender -- " GUEST_TOOL " sendto --dst " DST ":%d --count %d "
+			"--len %d --sender-id %d --json ${SHARE}/%s.json\n", port, p->count, len,
+			port, id);
+		break;
+	case BENCH_PKTGEN:
+		fprintf(f, "exec sender -- " GUEST_TOOL " pktgen --dev eth0 --dst " DST
+			" --dst-mac auto --port %d --count %d --len %d --burst 64 "
+			"--json ${SHARE}/%s.json\n", port, p->count, len, id);
+		break;
+	default:
+		fprintf(f, "exec sender -- " GUEST_TOOL " opens --path " FILE_PATH " --count %d "
+			"--json ${SHARE}/%s.json\n", p->count, id);
+	}
+	rx_wait(f, id, tmo);
+	if (bench_is_bpf(bm))
+		sender_remove(f, m, id);
+}
+
+static void lat_run(FILE *f, const struct bench_params *p, int m, int half)
+{
+	const struct bench_method *bm = &bench_methods[m];
+	int port = bench_lat_port(m, half), tmo = 600, count;
+	char id[64], rate[256];
+
+	snprintf(id, sizeof(id), "lat-%s-%s", half ? "half" : "low", bm->name);
+	if (half) {
+		/* Half the median rate of this path's own rate runs, read in the guest. */
+		snprintf(rate, sizeof(rate), "$(jq -s '[.[].rate_offered] | sort | "
+			 ".[length / 2 | floor] / 2 | floor' ${SHARE}/rate-%s-[0-9]*.json)", bm->name);
+		count = p->lat_half_count;
+	} else {
+		snprintf(rate, sizeof(rate), "%d", p->lat_low_rate);
+		count = p->lat_low_count;
+		tmo += count / (p->lat_low_rate ? p->lat_low_rate : 1);
+	}
+	fprintf(f, "\n# latency: %s at %s\n", bm->name, half ? "half its rate" : "a low rate");
+	sender_install(f, p, m, id, port);
+	rx_start(f, id, port, tmo);
+	fprintf(f, "exec sender -- " GUEST_TOOL " opens --path " FILE_PATH " --count %d --rate %s "
+		"--latency --port %d --json ${SHARE}/%s.json\n", count, rate, port, id);
+	rx_wait(f, id, tmo);
+	sender_remove(f, m, id);
+}
+
+static void cost_run(FILE *f, const struct bench_params *p, int m)
+{
+	char id[64];
+	int port = bench_cost_port(m), tmo = p->cost_count * p->cost_repeats / 100 + 300;
+
+	if (m < 0) {
+		fprintf(f, "\n# cost: no program attached\n");
+		fprintf(f, "exec sender -- " GUEST_TOOL " cost --path " FILE_PATH " --count %d "
+			"--repeats %d --json ${SHARE}/cost-none.json\n", p->cost_count, p->cost_repeats);
+		return;
+	}
+	snprintf(id, sizeof(id), "cost-%s", bench_methods[m].name);
+	fprintf(f, "\n# cost: %s attached\n", bench_methods[m].name);
+	sender_install(f, p, m, id, port);
+	rx_start(f, id, port, tmo);
+	fprintf(f, "exec sender -- " GUEST_TOOL " cost --path " FILE_PATH " --count %d "
+		"--repeats %d --json ${SHARE}/%s.json\n", p->cost_count, p->cost_repeats, id);
+	rx_wait(f, id, tmo);
+	sender_remove(f, m, id);
+}
+
+int bench_write_scenario(FILE *f, const struct bench_params *p, const char *path)
+{
+	int m, r;
+
+	fprintf(f, "# Written by bpfwire-bench for %s; run it with bpfwire-bench, which\n"
+		"# then builds bench.json, bench.txt and bench.svg from the shares.\n", path);
+	fprintf(f, "summary bpfwire benchmark: rate, loss, hook-to-wire latency and per-open "
+		"cost, %d events x %d repeats\n", p->count, p->repeats);
+	fprintf(f, "topology pair\ntimeout 14400\n\n");
+	fprintf(f, "exec sender -- mkdir -p " WATCH " && touch " FILE_PATH "\n");
+	fprintf(f, "exec sender -- cat /sys/devices/system/clocksource/clocksource0/"
+		"current_clocksource > ${SHARE}/clocksource && uname -r > ${SHARE}/uname\n");
+	/* Resolve the receiver's MAC now, so no run pays for ARP. */
+	fprintf(f, "exec sender -- busybox ping -c 1 -W 5 " DST " > /dev/null\n");
+	if (p->netem_loss > 0)
+		fprintf(f, "netem sender eth0 loss %g%%\n", p->netem_loss);
+
+	for (r = 1; r <= p->repeats; r++)
+		for (m = 0; m < bench_nmethods; m++)
+			if (p->methods & (1u << m))
+				rate_run(f, p, m, r);
+	for (int half = 0; half <= 1; half++)
+		for (m = 0; m < bench_nmethods; m++)
+			if ((p->methods & (1u << m)) && bench_is_bpf(&bench_methods[m]))
+				lat_run(f, p, m, half);
+	cost_run(f, p, -1);
+	for (m = 0; m < bench_nmethods; m++)
+		if ((p->methods & (1u << m)) && bench_is_bpf(&bench_methods[m]))
+			cost_run(f, p, m);
+	return ferror(f) ? -1 : 0;
+}
+
+#define PARAMS(X) X(count) X(repeats) X(lat_low_rate) X(lat_low_count) \
+	X(lat_half_count) X(cost_count) X(cost_repeats)
+
+int bench_params_save(const char *run, const struct bench_params *p)
+{
+	json_object *o = json_object_new_object();
+	char path[4096];
+	int ret;
+
+#define PUT(n) json_object_object_add(o, #n, json_object_new_int(p->n));
+	PARAMS(PUT)
+#undef PUT
+	json_object_object_add(o, "sndbuf", json_object_new_int64(p->sndbuf));
+	json_object_object_add(o, "netem_loss", json_object_new_double(p->netem_loss));
+	json_object_object_add(o, "methods", json_object_new_int64(p->methods));
+	snprintf(path, sizeof(path), "%s/bench-params.json", run);
+	ret = json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY);
+	json_object_put(o);
+	return ret;
+}
+
+int bench_params_load(const char *run, struct bench_params *p, char *err, size_t errlen)
+{
+	char path[4096];
+	json_object *o, *v;
+
+	snprintf(path, sizeof(path), "%s/bench-params.json", run);
+	o = json_object_from_file(path);
+	if (!o) {
+		snprintf(err, errlen, "%s: %s", path, errno ? strerror(errno) : "not JSON");
+		return -1;
+	}
+	memset(p, 0, sizeof(*p));
+#define GET(n) if (!json_object_object_get_ex(o, #n, &v)) goto bad; p->n = json_object_get_int(v);
+	PARAMS(GET)
+#undef GET
+	if (!json_object_object_get_ex(o, "sndbuf", &v))
+		goto bad;
+	p->sndbuf = json_object_get_int64(v);
+	if (!json_object_object_get_ex(o, "netem_loss", &v))
+		goto bad;
+	p->netem_loss = json_object_get_double(v);
+	if (!json_object_object_get_ex(o, "methods", &v))
+		goto bad;
+	p->methods = json_object_get_int64(v);
+	json_object_put(o);
+	return 0;
+bad:
+	snprintf(err, errlen, "%s: a parameter is missing", path);
+	json_object_put(o);
+	return -1;
+}

@@ -1,0 +1,809 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench.json, bench.txt and bench.svg from a benchmark run's shares.
+ *
+ * Loss accounting for one run: every event the sender saw either reached the
+ * receiver's socket or is lost for a counted cause:
+ *   eagain   the send path refused it with -EAGAIN (sender counters)
+ *   errors   any other send error (sender counters)
+ *   queue    dropped by the sender's qdisc or driver (tc and tx_dropped
+ *            deltas; an injected netem loss is a qdisc drop in the guest)
+ *   rx       dropped by the receiver's socket buffer
+ * and "unaccounted" is what is left. It is reported, never folded away.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <json-c/json.h>
+#include "bench.h"
+
+#define MAXREP 32
+
+struct rate_run {
+	bool ok;
+	double offered;		/* events/s at the sender */
+	double delivered_dps;	/* datagrams/s at the receiver, over its arrival span */
+	long events, delivered, eagain, errors, queue, rx_drop, unaccounted;
+};
+
+struct lat {
+	bool ok;
+	double rate;
+	long samples, expected;
+	double p50, p99, max;	/* ns */
+	double *ns;
+	int nns;
+};
+
+struct path_res {
+	struct rate_run runs[MAXREP];
+	int nruns;
+	double offered_med, dps_med, dps_min, dps_max, off_min, off_max;
+	long tot_events, tot_delivered, tot_eagain, tot_errors, tot_queue, tot_rx, tot_unacc;
+	struct lat lat[2];
+	bool cost_ok;
+	double cost_med;
+};
+
+struct report {
+	struct bench_params p;
+	char accel[32], uname[128], clocksource[64], date[64];
+	bool lockdep;
+	struct path_res r[16];
+	double cost_none;
+	bool cost_none_ok;
+};
+
+static json_object *load(const char *run, const char *host, const char *name)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/hosts/%s/%s.json", run, host, name);
+	return json_object_from_file(path);
+}
+
+/* Dotted path into o ("socket.senders.7201.received"); NAN when absent. */
+static double jnum(json_object *o, const char *path)
+{
+	char buf[256], *save, *tok;
+	json_object *v = o;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok && v; tok = strtok_r(NULL, ".", &save)) {
+		if (json_object_is_type(v, json_type_array)) {
+			char *end;
+			long i = strtol(tok, &end, 10);
+
+			v = *end ? NULL : json_object_array_get_idx(v, i);
+		} else if (!json_object_object_get_ex(v, tok, &v)) {
+			v = NULL;
+		}
+	}
+	if (!v || !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+static long jlong(json_object *o, const char *path)
+{
+	double d = jnum(o, path);
+
+	return isnan(d) ? 0 : (long)d;
+}
+
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), dcmp);
+	return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : NAN;
+}
+
+static void read_text(const char *run, const char *name, char *buf, size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/hosts/sender/%s", run, name);
+	buf[0] = 0;
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+/* The sender's counters for one run, from `bpfwire-agent status --json`. */
+static json_object *sender_counters(json_object *st, int id)
+{
+	json_object *arr, *s, *c;
+
+	if (!st || !json_object_object_get_ex(st, "senders", &arr))
+		return NULL;
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		s = json_object_array_get_idx(arr, i);
+		if (jlong(s, "sender_id") == id && json_object_object_get_ex(s, "counters", &c))
+			return c;
+	}
+	return NULL;
+}
+
+static int read_rate(const char *run, int m, int r, struct rate_run *rr, char *err, size_t errlen)
+{
+	const struct bench_method *bm = &bench_methods[m];
+	int port = bench_rate_port(m, r);
+	char id[64], stats[80], rxn[80], key[96];
+	json_object *g, *rx, *st = NULL, *c = NULL;
+	double span;
+
+	snprintf(id, sizeof(id), "rate-%s-%d", bm->name, r);
+	snprintf(rxn, sizeof(rxn), "rx-%s", id);
+	g = load(run, "sender", id);
+	rx = load(run, "receiver", rxn);
+	if (bench_is_bpf(bm)) {
+		snprintf(stats, sizeof(stats), "stats-%s", id);
+		st = load(run, "sender", stats);
+		c = sender_counters(st, port);
+	}
+	if (!g || !rx || (bench_is_bpf(bm) && !c)) {
+		snprintf(err, errlen, "%s: missing %s", id, !g ? "the sender's JSON" :
+			 !rx ? "the receiver's JSON" : "the agent's status");
+		goto fail;
+	}
+	memset(rr, 0, sizeof(*rr));
+	rr->offered = jnum(g, "rate_offered");
+	rr->queue = jlong(g, "qdisc_drops") + jlong(g, "tx_dropped");
+	rr->rx_drop = jlong(rx, "socket.drops");
+	switch (bm->kind) {
+	case BENCH_SENDTO:
+		rr->events = jlong(g, "count");
+		rr->errors = jlong(g, "failed");
+		snprintf(key, sizeof(key), "socket.senders.%d.received", port);
+		rr->delivered = jlong(rx, key);
+		break;
+	case BENCH_PKTGEN:
+		/* Not bpfwire datagrams: every one on the port counts. */
+		rr->events = jlong(g, "count");
+		rr->errors = jlong(g, "errors");
+		rr->delivered = jlong(rx, "socket.datagrams");
+		break;
+	default:
+		rr->events = jlong(c, "events");
+		rr->eagain = jlong(c, "errors.EAGAIN");
+		rr->errors = jlong(c, "failed") - rr->eagain;
+		snprintf(key, sizeof(key), "socket.senders.%d.received", port);
+		rr->delivered = jlong(rx, key);
+	}
+	if (isnan(rr->offered)) {
+		snprintf(err, errlen, "%s: the sender's JSON has no rate_offered", id);
+		goto fail;
+	}
+	span = jnum(rx, "arrival_span_s");
+	rr->delivered_dps = span > 0 ? rr->delivered / span : NAN;
+	rr->unaccounted = rr->events - rr->delivered - rr->eagain - rr->errors - rr->queue -
+			  rr->rx_drop;
+	rr->ok = true;
+	json_object_put(g);
+	json_object_put(rx);
+	json_object_put(st);
+	return 0;
+fail:
+	json_object_put(g);
+	json_object_put(rx);
+	json_object_put(st);
+	return -1;
+}
+
+static int read_lat(const char *run, int m, int half, struct lat *l, char *err, size_t errlen)
+{
+	char id[64];
+	json_object *g, *lo, *ns;
+
+	snprintf(id, sizeof(id), "lat-%s-%s", half ? "half" : "low", bench_methods[m].name);
+	g = load(run, "sender", id);
+	if (!g || !json_object_object_get_ex(g, "latency", &lo)) {
+		snprintf(err, errlen, "%s: missing the sender's JSON or its latency", id);
+		json_object_put(g);
+		return -1;
+	}
+	l->rate = jnum(g, "rate_offered");
+	l->samples = jlong(lo, "samples");
+	l->expected = jlong(lo, "expected");
+	l->p50 = jnum(lo, "p50_ns");
+	l->p99 = jnum(lo, "p99_ns");
+	l->max = jnum(lo, "max_ns");
+	if (json_object_object_get_ex(lo, "ns", &ns) && json_object_is_type(ns, json_type_array)) {
+		l->nns = (int)json_object_array_length(ns);
+		l->ns = calloc(l->nns ? l->nns : 1, sizeof(double));
+		for (int i = 0; l->ns && i < l->nns; i++)
+			l->ns[i] = json_object_get_double(json_object_array_get_idx(ns, i));
+		if (l->ns)
+			qsort(l->ns, l->nns, sizeof(double), dcmp);
+	}
+	l->ok = l->samples > 0 && !isnan(l->p99);
+	json_object_put(g);
+	if (!l->ok)
+		snprintf(err, errlen, "%s: no latency samples", id);
+	return l->ok ? 0 : -1;
+}
+
+static int read_cost(const char *run, const char *name, double *med)
+{
+	char id[64];
+	json_object *g;
+
+	snprintf(id, sizeof(id), "cost-%s", name);
+	g = load(run, "sender", id);
+	*med = jnum(g, "median");
+	json_object_put(g);
+	return isnan(*med) ? -1 : 0;
+}
+
+static void summarise(struct path_res *pr)
+{
+	double off[MAXREP], dps[MAXREP];
+	int n = 0;
+
+	for (int i = 0; i < pr->nruns; i++) {
+		struct rate_run *rr = &pr->runs[i];
+
+		off[n] = rr->offered;
+		dps[n] = rr->delivered_dps;
+		n++;
+		pr->tot_events += rr->events;
+		pr->tot_delivered += rr->delivered;
+		pr->tot_eagain += rr->eagain;
+		pr->tot_errors += rr->errors;
+		pr->tot_queue += rr->queue;
+		pr->tot_rx += rr->rx_drop;
+		pr->tot_unacc += rr->unaccounted;
+	}
+	pr->offered_med = median(off, n);
+	pr->off_min = n ? off[0] : NAN;
+	pr->off_max = n ? off[n - 1] : NAN;
+	pr->dps_med = median(dps, n);
+	pr->dps_min = n ? dps[0] : NAN;
+	pr->dps_max = n ? dps[n - 1] : NAN;
+}
+
+static int idx(const char *name)
+{
+	for (int m = 0; m < bench_nmethods; m++)
+		if (!strcmp(bench_methods[m].name, name))
+			return m;
+	return -1;
+}
+
+static bool have(const struct report *rp, int m)
+{
+	return m >= 0 && (rp->p.methods & (1u << m));
+}
+
+static double ratio(const struct report *rp, int m, const char *ref)
+{
+	int r = idx(ref);
+
+	if (!have(rp, m) || !have(rp, r) || !(rp->r[r].dps_med > 0))
+		return NAN;
+	return rp->r[m].dps_med / rp->r[r].dps_med;
+}
+
+static json_object *jd(double v)
+{
+	return isnan(v) ? NULL : json_object_new_double(round(v * 1000) / 1000);
+}
+
+static void add_target(json_object *t, const char *name, double value, const char *want, int met)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "value", jd(value));
+	json_object_object_add(o, "target", json_object_new_string(want));
+	json_object_object_add(o, "met", met < 0 ? NULL : json_object_new_boolean(met));
+	json_object_object_add(t, name, o);
+}
+
+/* ---- text ----------------------------------------------------------------- */
+
+static void fmt_rate(char *b, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(b, n, "-");
+	else
+		snprintf(b, n, "%.0f", v);
+}
+
+static void write_txt(FILE *f, const struct report *rp)
+{
+	const struct bench_params *p = &rp->p;
+	char a[32], b[32], c[32];
+	int rb = idx("ringbuf");
+
+	fprintf(f, "bpfwire benchmark, %s; accel %s; kernel %s (%s); clocksource %s\n", rp->date,
+		rp->accel, rp->uname, rp->lockdep ? "DEBUG flavour: lockdep on" : "no lockdep",
+		rp->clocksource);
+	fprintf(f, "%d events per run, %d repeats; remedy: ksock-sndbuf = --sndbuf %ld; "
+		"netem loss on the sender's eth0: %s\n\n", p->count, p->repeats, p->sndbuf,
+		p->netem_loss > 0 ? "on" : "none");
+	if (p->netem_loss > 0)
+		fprintf(f, "netem loss %g%% (a qdisc in the sender guest: its drops are the "
+			"\"queue\" column)\n\n", p->netem_loss);
+
+	fprintf(f, "Rate: median (min-max) of %d runs\n", p->repeats);
+	fprintf(f, "%-13s %-24s %-24s %8s %8s\n", "path", "offered events/s",
+		"delivered datagrams/s", "/sendto", "/pktgen");
+	for (int m = 0; m < bench_nmethods; m++) {
+		const struct path_res *pr = &rp->r[m];
+		char off[112], del[112], r1[16], r2[16];
+
+		if (!have(rp, m))
+			continue;
+		fmt_rate(a, sizeof(a), pr->offered_med);
+		fmt_rate(b, sizeof(b), pr->off_min);
+		fmt_rate(c, sizeof(c), pr->off_max);
+		snprintf(off, sizeof(off), "%s (%s-%s)", a, b, c);
+		fmt_rate(a, sizeof(a), pr->dps_med);
+		fmt_rate(b, sizeof(b), pr->dps_min);
+		fmt_rate(c, sizeof(c), pr->dps_max);
+		snprintf(del, sizeof(del), "%s (%s-%s)", a, b, c);
+		snprintf(r1, sizeof(r1), "%.2f", ratio(rp, m, "sendto"));
+		snprintf(r2, sizeof(r2), "%.2f", ratio(rp, m, "pktgen"));
+		fprintf(f, "%-13s %-24s %-24s %8s %8s\n", bench_methods[m].name, off, del, r1, r2);
+	}
+
+	fprintf(f, "\nLoss: totals over the %d runs, by cause\n", p->repeats);
+	fprintf(f, "%-13s %9s %9s %7s %8s %7s %7s %6s %11s\n", "path", "events", "delivered",
+		"lost%", "EAGAIN", "errors", "queue", "rx", "unaccounted");
+	for (int m = 0; m < bench_nmethods; m++) {
+		const struct path_res *pr = &rp->r[m];
+		long lost = pr->tot_events - pr->tot_delivered;
+
+		if (!have(rp, m))
+			continue;
+		fprintf(f, "%-13s %9ld %9ld %7.2f %8ld %7ld %7ld %6ld %11ld\n", bench_methods[m].name,
+			pr->tot_events, pr->tot_delivered,
+			pr->tot_events ? 100.0 * lost / pr->tot_events : 0, pr->tot_eagain,
+			pr->tot_errors, pr->tot_queue, pr->tot_rx, pr->tot_unacc);
+	}
+
+	fprintf(f, "\nHook-to-wire latency, LSM hook entry to the driver's start_xmit (us)\n");
+	fprintf(f, "%-13s %-34s %-40s\n", "path", "low rate: samples p50 p99 max",
+		"half its max rate: ev/s samples p50 p99 max");
+	for (int m = 0; m < bench_nmethods; m++) {
+		const struct lat *lo = &rp->r[m].lat[0], *hi = &rp->r[m].lat[1];
+
+		if (!have(rp, m) || !bench_is_bpf(&bench_methods[m]))
+			continue;
+		fprintf(f, "%-13s %5ld/%-5ld %7.1f %7.1f %8.1f    %7.0f %5ld/%-5ld %7.1f %7.1f %8.1f\n",
+			bench_methods[m].name, lo->samples, lo->expected, lo->p50 / 1e3, lo->p99 / 1e3,
+			lo->max / 1e3, hi->rate, hi->samples, hi->expected, hi->p50 / 1e3,
+			hi->p99 / 1e3, hi->max / 1e3);
+	}
+
+	fprintf(f, "\nAdded cost per hooked open() (median of %d rounds of %d opens)\n",
+		p->cost_repeats, p->cost_count);
+	fprintf(f, "%-13s %10s %10s %10s\n", "path", "ns/open", "added ns", "x ringbuf");
+	fprintf(f, "%-13s %10.0f %10s %10s\n", "none", rp->cost_none, "-", "-");
+	for (int m = 0; m < bench_nmethods; m++) {
+		const struct path_res *pr = &rp->r[m];
+		double add = pr->cost_med - rp->cost_none;
+		double rbadd = have(rp, rb) ? rp->r[rb].cost_med - rp->cost_none : NAN;
+
+		if (!have(rp, m) || !bench_is_bpf(&bench_methods[m]))
+			continue;
+		fprintf(f, "%-13s %10.0f %10.0f %10.2f\n", bench_methods[m].name, pr->cost_med, add,
+			rbadd > 0 ? add / rbadd : NAN);
+	}
+}
+
+/* ---- svg ------------------------------------------------------------------ */
+
+static const char *colour[] = { "#555555", "#999999", "#1f77b4", "#2ca02c", "#d62728", "#ff7f0e" };
+
+static void svg_cdf(FILE *f, const struct report *rp, int half, double x0, double y0,
+		    double w, double h)
+{
+	double lo = 1e9, hi = 0;
+
+	for (int m = 0; m < bench_nmethods; m++) {
+		const struct lat *l = &rp->r[m].lat[half];
+
+		if (!have(rp, m) || !l->ok || !l->nns)
+			continue;
+		if (l->ns[0] > 0 && l->ns[0] < lo)
+			lo = l->ns[0];
+		if (l->ns[l->nns - 1] > hi)
+			hi = l->ns[l->nns - 1];
+	}
+	if (hi <= 0) {
+		lo = 1e3;
+		hi = 1e6;
+	}
+	lo = pow(10, floor(log10(lo)));
+	hi = pow(10, ceil(log10(hi)));
+	if (hi <= lo)
+		hi = lo * 10;
+	fprintf(f, "<rect x='%.0f' y='%.0f' width='%.0f' height='%.0f' fill='none' stroke='#000'/>\n",
+		x0, y0, w, h);
+	fprintf(f, "<text x='%.0f' y='%.0f' font-size='14'>Hook-to-wire latency CDF, %s</text>\n",
+		x0, y0 - 8, half ? "half of each path's max rate" : "low rate");
+	for (double d = lo; d <= hi * 1.0001; d *= 10) {
+		double x = x0 + w * log10(d / lo) / log10(hi / lo);
+
+		fprintf(f, "<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' stroke='#ddd'/>\n", x, y0, x,
+			y0 + h);
+		fprintf(f, "<text x='%.1f' y='%.0f' font-size='11' text-anchor='middle'>%g us</text>\n",
+			x, y0 + h + 14, d / 1e3);
+	}
+	for (int q = 0; q <= 4; q++)
+		fprintf(f, "<text x='%.0f' y='%.1f' font-size='11' text-anchor='end'>%.2f</text>\n",
+			x0 - 4, y0 + h - h * q / 4 + 4, q / 4.0);
+	for (int m = 0, k = 0; m < bench_nmethods; m++) {
+		const struct lat *l = &rp->r[m].lat[half];
+
+		if (!have(rp, m) || !l->ok || !l->nns)
+			continue;
+		fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='1.5' points='", colour[m]);
+		for (int i = 0; i < l->nns; i++) {
+			double v = l->ns[i] > lo ? l->ns[i] : lo;
+			double x = x0 + w * log10(v / lo) / log10(hi / lo);
+
+			fprintf(f, "%.1f,%.1f ", x, y0 + h - h * (i + 1) / l->nns);
+		}
+		fprintf(f, "'/>\n<text x='%.0f' y='%.0f' font-size='12' fill='%s'>%s</text>\n",
+			x0 + 8, y0 + 16 + 14 * k++, colour[m], bench_methods[m].name);
+	}
+}
+
+static void svg_loss(FILE *f, const struct report *rp, double x0, double y0, double w, double h)
+{
+	double xmax = 0, ymax = 1;
+
+	for (int m = 0; m < bench_nmethods; m++)
+		for (int i = 0; have(rp, m) && i < rp->r[m].nruns; i++) {
+			const struct rate_run *rr = &rp->r[m].runs[i];
+			double loss = rr->events ? 100.0 * (rr->events - rr->delivered) / rr->events : 0;
+
+			if (rr->offered > xmax)
+				xmax = rr->offered;
+			if (loss > ymax)
+				ymax = loss;
+		}
+	xmax = xmax > 0 ? xmax * 1.1 : 1;
+	ymax = ceil(ymax / 10) * 10;
+	fprintf(f, "<rect x='%.0f' y='%.0f' width='%.0f' height='%.0f' fill='none' stroke='#000'/>\n",
+		x0, y0, w, h);
+	fprintf(f, "<text x='%.0f' y='%.0f' font-size='14'>Offered rate vs loss, each run "
+		"(loss: events not delivered to the receiver's socket)</text>\n", x0, y0 - 8);
+	for (int q = 0; q <= 4; q++) {
+		fprintf(f, "<text x='%.0f' y='%.1f' font-size='11' text-anchor='end'>%.0f%%</text>\n",
+			x0 - 4, y0 + h - h * q / 4 + 4, ymax * q / 4);
+		fprintf(f, "<text x='%.1f' y='%.0f' font-size='11' text-anchor='middle'>%.0f</text>\n",
+			x0 + w * q / 4, y0 + h + 14, xmax * q / 4);
+	}
+	fprintf(f, "<text x='%.0f' y='%.0f' font-size='11' text-anchor='middle'>offered "
+		"events/s</text>\n", x0 + w / 2, y0 + h + 28);
+	for (int m = 0, k = 0; m < bench_nmethods; m++) {
+		if (!have(rp, m))
+			continue;
+		for (int i = 0; i < rp->r[m].nruns; i++) {
+			const struct rate_run *rr = &rp->r[m].runs[i];
+			double loss = rr->events ? 100.0 * (rr->events - rr->delivered) / rr->events : 0;
+
+			fprintf(f, "<circle cx='%.1f' cy='%.1f' r='4' fill='%s'/>\n",
+				x0 + w * rr->offered / xmax, y0 + h - h * loss / ymax, colour[m]);
+		}
+		fprintf(f, "<text x='%.0f' y='%.0f' font-size='12' fill='%s'>%s</text>\n",
+			x0 + w - 110, y0 + 16 + 14 * k++, colour[m], bench_methods[m].name);
+	}
+}
+
+static void write_svg(FILE *f, const struct report *rp)
+{
+	fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='1000' height='720' "
+		"font-family='sans-serif'>\n<rect width='1000' height='720' fill='#fff'/>\n");
+	fprintf(f, "<text x='20' y='24' font-size='16'>bpfwire benchmark, %s, accel %s</text>\n",
+		rp->date, rp->accel);
+	svg_cdf(f, rp, 0, 60, 70, 400, 260);
+	svg_cdf(f, rp, 1, 560, 70, 400, 260);
+	svg_loss(f, rp, 60, 420, 900, 240);
+	fprintf(f, "</svg>\n");
+}
+
+/* ---- json ----------------------------------------------------------------- */
+
+static json_object *lat_json(const struct lat *l)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	json_object_object_add(o, "rate", jd(l->rate));
+	json_object_object_add(o, "samples", json_object_new_int64(l->samples));
+	json_object_object_add(o, "expected", json_object_new_int64(l->expected));
+	json_object_object_add(o, "p50_ns", jd(l->p50));
+	json_object_object_add(o, "p99_ns", jd(l->p99));
+	json_object_object_add(o, "max_ns", jd(l->max));
+	for (int i = 0; i < l->nns; i++)
+		json_object_array_add(a, json_object_new_int64((long)l->ns[i]));
+	json_object_object_add(o, "ns", a);
+	return o;
+}
+
+static json_object *build_json(const struct report *rp)
+{
+	json_object *root = json_object_new_object(), *rate = json_object_new_object();
+	json_object *lat = json_object_new_object(), *cost = json_object_new_object();
+	json_object *t = json_object_new_object(), *k = json_object_new_object();
+	int ks = idx("ksock"), kr = idx("ksock-sndbuf"), np = idx("netpoll"), rb = idx("ringbuf");
+	double rbadd = have(rp, rb) ? rp->r[rb].cost_med - rp->cost_none : NAN;
+
+	json_object_object_add(root, "tool", json_object_new_string("bpfwire-bench"));
+	json_object_object_add(root, "date", json_object_new_string(rp->date));
+	json_object_object_add(root, "accel", json_object_new_string(rp->accel));
+	json_object_object_add(k, "uname", json_object_new_string(rp->uname));
+	json_object_object_add(k, "lockdep", json_object_new_boolean(rp->lockdep));
+	json_object_object_add(root, "kernel", k);
+	json_object_object_add(root, "clocksource", json_object_new_string(rp->clocksource));
+	{
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "count", json_object_new_int(rp->p.count));
+		json_object_object_add(p, "repeats", json_object_new_int(rp->p.repeats));
+		json_object_object_add(p, "lat_low_rate", json_object_new_int(rp->p.lat_low_rate));
+		json_object_object_add(p, "lat_low_count", json_object_new_int(rp->p.lat_low_count));
+		json_object_object_add(p, "lat_half_count", json_object_new_int(rp->p.lat_half_count));
+		json_object_object_add(p, "cost_count", json_object_new_int(rp->p.cost_count));
+		json_object_object_add(p, "cost_repeats", json_object_new_int(rp->p.cost_repeats));
+		json_object_object_add(p, "sndbuf", json_object_new_int64(rp->p.sndbuf));
+		json_object_object_add(p, "netem_loss_pct", json_object_new_double(rp->p.netem_loss));
+		json_object_object_add(root, "params", p);
+	}
+	for (int m = 0; m < bench_nmethods; m++) {
+		const struct path_res *pr = &rp->r[m];
+		json_object *o, *runs, *loss;
+
+		if (!have(rp, m))
+			continue;
+		o = json_object_new_object();
+		runs = json_object_new_array();
+		for (int i = 0; i < pr->nruns; i++) {
+			const struct rate_run *rr = &pr->runs[i];
+			json_object *ro = json_object_new_object();
+
+			json_object_object_add(ro, "offered_eps", jd(rr->offered));
+			json_object_object_add(ro, "delivered_dps", jd(rr->delivered_dps));
+			json_object_object_add(ro, "events", json_object_new_int64(rr->events));
+			json_object_object_add(ro, "delivered", json_object_new_int64(rr->delivered));
+			json_object_object_add(ro, "eagain", json_object_new_int64(rr->eagain));
+			json_object_object_add(ro, "errors", json_object_new_int64(rr->errors));
+			json_object_object_add(ro, "queue", json_object_new_int64(rr->queue));
+			json_object_object_add(ro, "rx", json_object_new_int64(rr->rx_drop));
+			json_object_object_add(ro, "unaccounted", json_object_new_int64(rr->unaccounted));
+			json_object_array_add(runs, ro);
+		}
+		json_object_object_add(o, "runs", runs);
+		json_object_object_add(o, "offered_eps_median", jd(pr->offered_med));
+		json_object_object_add(o, "offered_eps_min", jd(pr->off_min));
+		json_object_object_add(o, "offered_eps_max", jd(pr->off_max));
+		json_object_object_add(o, "delivered_dps_median", jd(pr->dps_med));
+		json_object_object_add(o, "delivered_dps_min", jd(pr->dps_min));
+		json_object_object_add(o, "delivered_dps_max", jd(pr->dps_max));
+		json_object_object_add(o, "ratio_sendto", jd(ratio(rp, m, "sendto")));
+		json_object_object_add(o, "ratio_pktgen", jd(ratio(rp, m, "pktgen")));
+		loss = json_object_new_object();
+		json_object_object_add(loss, "events", json_object_new_int64(pr->tot_events));
+		json_object_object_add(loss, "delivered", json_object_new_int64(pr->tot_delivered));
+		json_object_object_add(loss, "eagain", json_object_new_int64(pr->tot_eagain));
+		json_object_object_add(loss, "errors", json_object_new_int64(pr->tot_errors));
+		json_object_object_add(loss, "queue", json_object_new_int64(pr->tot_queue));
+		json_object_object_add(loss, "rx", json_object_new_int64(pr->tot_rx));
+		json_object_object_add(loss, "unaccounted", json_object_new_int64(pr->tot_unacc));
+		json_object_object_add(o, "loss_total", loss);
+		json_object_object_add(rate, bench_methods[m].name, o);
+		if (bench_is_bpf(&bench_methods[m])) {
+			json_object *l = json_object_new_object(), *c = json_object_new_object();
+			double add = pr->cost_med - rp->cost_none;
+
+			json_object_object_add(l, "low", lat_json(&pr->lat[0]));
+			json_object_object_add(l, "half", lat_json(&pr->lat[1]));
+			json_object_object_add(lat, bench_methods[m].name, l);
+			json_object_object_add(c, "ns_per_open", jd(pr->cost_med));
+			json_object_object_add(c, "added_ns", jd(add));
+			json_object_object_add(c, "x_ringbuf", jd(rbadd > 0 ? add / rbadd : NAN));
+			json_object_object_add(cost, bench_methods[m].name, c);
+		}
+	}
+	{
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "ns_per_open", jd(rp->cost_none));
+		json_object_object_add(cost, "none", c);
+	}
+	json_object_object_add(root, "rate", rate);
+	json_object_object_add(root, "latency", lat);
+	json_object_object_add(root, "cost", cost);
+
+	/* The targets, as measured; nothing here is tuned to pass. */
+	if (have(rp, ks)) {
+		double r = ratio(rp, ks, "sendto");
+
+		add_target(t, "ksock_delivery_vs_sendto", r, ">= 0.8", isnan(r) ? -1 : r >= 0.8);
+		add_target(t, "ksock_unaccounted_loss", rp->r[ks].tot_unacc, "== 0",
+			   rp->r[ks].tot_unacc == 0);
+	}
+	if (have(rp, kr)) {
+		const struct path_res *pr = &rp->r[kr];
+		double lost = pr->tot_events - pr->tot_delivered;
+
+		add_target(t, "remedy_burst_lost_events", lost, "== 0 (or reported and explained)",
+			   lost == 0);
+		add_target(t, "remedy_delivery_vs_sendto", ratio(rp, kr, "sendto"), ">= 0.8",
+			   isnan(ratio(rp, kr, "sendto")) ? -1 : ratio(rp, kr, "sendto") >= 0.8);
+	}
+	for (int half = 0; half <= 1 && have(rp, ks) && have(rp, rb); half++) {
+		double a = rp->r[ks].lat[half].p99, b = rp->r[rb].lat[half].p99;
+
+		add_target(t, half ? "ksock_p99_over_ringbuf_p99_half" : "ksock_p99_over_ringbuf_p99_low",
+			   b > 0 ? a / b : NAN, "<= 0.333", b > 0 ? a / b <= 1.0 / 3 : -1);
+	}
+	if (have(rp, rb) && rbadd > 0) {
+		if (have(rp, ks))
+			add_target(t, "ksock_cost_x_ringbuf", (rp->r[ks].cost_med - rp->cost_none) / rbadd,
+				   "report", -1);
+		if (have(rp, np))
+			add_target(t, "netpoll_cost_x_ringbuf", (rp->r[np].cost_med - rp->cost_none) / rbadd,
+				   "report", -1);
+		if (have(rp, kr))
+			add_target(t, "remedy_cost_x_ringbuf", (rp->r[kr].cost_med - rp->cost_none) / rbadd,
+				   "report", -1);
+	}
+	json_object_object_add(root, "targets", t);
+	return root;
+}
+
+static void print_targets(FILE *f, json_object *root)
+{
+	json_object *t;
+
+	if (!json_object_object_get_ex(root, "targets", &t))
+		return;
+	fprintf(f, "\nTargets (measured; \"met\" is informative, the benchmark never fails on it)\n");
+	json_object_object_foreach(t, name, o) {
+		json_object *met = NULL, *tg = NULL;
+		double v = jnum(o, "value");
+
+		json_object_object_get_ex(o, "met", &met);
+		json_object_object_get_ex(o, "target", &tg);
+		fprintf(f, "  %-34s %10.3f  target %-34s %s\n", name, v, json_object_get_string(tg),
+			!met ? "" : json_object_get_boolean(met) ? "met" : "NOT met");
+	}
+}
+
+static bool kernel_lockdep(const char *run)
+{
+	char path[4096], line[256];
+	bool on = false;
+	FILE *f;
+
+	/* Written by bpfwire-bench from BUILD/kernel/config before the run. */
+	snprintf(path, sizeof(path), "%s/kernel-config", run);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strcmp(line, "CONFIG_LOCKDEP=y\n"))
+			on = true;
+	fclose(f);
+	return on;
+}
+
+int bench_report(const char *run, FILE *out, char *err, size_t errlen)
+{
+	struct report *rp = calloc(1, sizeof(*rp));
+	char path[4096];
+	json_object *sum, *root;
+	FILE *f;
+	int ret = -1;
+
+	if (!rp) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (bench_params_load(run, &rp->p, err, errlen))
+		goto out;
+	if (rp->p.repeats > MAXREP) {
+		snprintf(err, errlen, "at most %d repeats", MAXREP);
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/summary.json", run);
+	sum = json_object_from_file(path);
+	{
+		json_object *v;
+
+		if (sum && json_object_object_get_ex(sum, "accel", &v))
+			snprintf(rp->accel, sizeof(rp->accel), "%s", json_object_get_string(v));
+		else
+			snprintf(rp->accel, sizeof(rp->accel), "?");
+	}
+	json_object_put(sum);
+	read_text(run, "uname", rp->uname, sizeof(rp->uname));
+	read_text(run, "clocksource", rp->clocksource, sizeof(rp->clocksource));
+	rp->lockdep = kernel_lockdep(run);
+	{
+		/* The run's date: summary.json is written when the lab run ends. */
+		struct stat sb;
+		time_t when = stat(path, &sb) ? time(NULL) : sb.st_mtime;
+
+		strftime(rp->date, sizeof(rp->date), "%Y-%m-%d %H:%M UTC", gmtime(&when));
+	}
+
+	for (int m = 0; m < bench_nmethods; m++) {
+		if (!have(rp, m))
+			continue;
+		for (int r = 1; r <= rp->p.repeats; r++) {
+			if (read_rate(run, m, r, &rp->r[m].runs[rp->r[m].nruns], err, errlen))
+				goto out;
+			rp->r[m].nruns++;
+		}
+		summarise(&rp->r[m]);
+		if (!bench_is_bpf(&bench_methods[m]))
+			continue;
+		for (int half = 0; half <= 1; half++)
+			if (read_lat(run, m, half, &rp->r[m].lat[half], err, errlen))
+				goto out;
+		if (read_cost(run, bench_methods[m].name, &rp->r[m].cost_med)) {
+			snprintf(err, errlen, "cost-%s: missing or no median", bench_methods[m].name);
+			goto out;
+		}
+	}
+	if (read_cost(run, "none", &rp->cost_none)) {
+		snprintf(err, errlen, "cost-none: missing or no median");
+		goto out;
+	}
+
+	root = build_json(rp);
+	snprintf(path, sizeof(path), "%s/bench.json", run);
+	if (json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED)) {
+		snprintf(err, errlen, "can't write %s: %s", path, json_util_get_last_err());
+		json_object_put(root);
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/bench.txt", run);
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "can't write %s: %s", path, strerror(errno));
+		json_object_put(root);
+		goto out;
+	}
+	write_txt(f, rp);
+	print_targets(f, root);
+	fclose(f);
+	if (out) {
+		write_txt(out, rp);
+		print_targets(out, root);
+	}
+	json_object_put(root);
+	snprintf(path, sizeof(path), "%s/bench.svg", run);
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "can't write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	write_svg(f, rp);
+	fclose(f);
+	ret = 0;
+out:
+	for (int m = 0; m < bench_nmethods; m++)
+		for (int h = 0; h < 2; h++)
+			free(rp->r[m].lat[h].ns);
+	free(rp);
+	return ret;
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench_report() on a made-up run: loss by cause, the unaccounted remainder,
+ * ratios, latency and cost targets, and a clear error for a missing file.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <json-c/json.h>
+#include "bench.h"
+#include "../../bpf/tests/tap.h"
+
+static char dir[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static double num(json_object *o, const char *path)
+{
+	char buf[256], *save, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save))
+		if (!json_object_object_get_ex(o, tok, &o))
+			o = NULL;
+	return o ? json_object_get_double(o) : NAN;
+}
+
+static bool flag(json_object *o, const char *path)
+{
+	char buf[256], *save, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save))
+		if (!json_object_object_get_ex(o, tok, &o))
+			o = NULL;
+	return o && json_object_get_boolean(o);
+}
+
+static bool file_has(const char *rel, const char *needle)
+{
+	char path[256], buf[65536];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return strstr(buf, needle);
+}
+
+/* sendto (7001), ksock (7201) and ringbuf (7501), one repeat each. */
+static void make_run(void)
+{
+	struct bench_params p = {
+		.count = 100, .repeats = 1, .lat_low_rate = 10, .lat_low_count = 3,
+		.lat_half_count = 3, .cost_count = 10, .cost_repeats = 1, .sndbuf = 1 << 20,
+		.methods = 1u << 0 | 1u << 2 | 1u << 5,
+	};
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/hosts", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/hosts/sender", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/hosts/receiver", dir);
+	mkdir(path, 0755);
+	bench_params_save(dir, &p);
+	put("summary.json", "{ \"accel\": \"tcg\" }");
+	put("kernel-config", "CONFIG_BPF=y\n# CONFIG_LOCKDEP is not set\n");
+	put("hosts/sender/uname", "6.12.118-bpfwire\n");
+	put("hosts/sender/clocksource", "tsc\n");
+
+	put("hosts/sender/rate-sendto-1.json", "{ \"count\": 100, \"sent\": 100, \"failed\": 0,"
+	    " \"rate_offered\": 1000.0, \"qdisc_drops\": 0, \"tx_dropped\": 0 }");
+	put("hosts/receiver/rx-rate-sendto-1.json", "{ \"arrival_span_s\": 0.1, \"socket\":"
+	    " { \"drops\": 0, \"senders\": { \"7001\": { \"received\": 100 } } } }");
+
+	/* 100 events: 70 delivered, 15 EAGAIN, 5 other, 3 qdisc, 2 rx: 5 unaccounted. */
+	put("hosts/sender/rate-ksock-1.json", "{ \"count\": 100, \"rate_offered\": 900.0,"
+	    " \"qdisc_drops\": 3, \"tx_dropped\": 0 }");
+	put("hosts/sender/stats-rate-ksock-1.json", "{ \"senders\": [ { \"sender_id\": 7201,"
+	    " \"counters\": { \"events\": 100, \"sent\": 80, \"failed\": 20, \"errors\":"
+	    " { \"EAGAIN\": 15, \"ECONNREFUSED\": 5 } } } ] }");
+	put("hosts/receiver/rx-rate-ksock-1.json", "{ \"arrival_span_s\": 0.1, \"socket\":"
+	    " { \"drops\": 2, \"senders\": { \"7201\": { \"received\": 70 } } } }");
+
+	put("hosts/sender/rate-ringbuf-1.json", "{ \"count\": 100, \"rate_offered\": 2000.0,"
+	    " \"qdisc_drops\": 0, \"tx_dropped\": 0 }");
+	put("hosts/sender/stats-rate-ringbuf-1.json", "{ \"senders\": [ { \"sender_id\": 7501,"
+	    " \"counters\": { \"events\": 100, \"sent\": 100, \"failed\": 0, \"errors\": {} } } ] }");
+	put("hosts/receiver/rx-rate-ringbuf-1.json", "{ \"arrival_span_s\": 0.2, \"socket\":"
+	    " { \"drops\": 0, \"senders\": { \"7501\": { \"received\": 100 } } } }");
+
+	put("hosts/sender/lat-low-ksock.json", "{ \"rate_offered\": 10, \"latency\": { \"samples\": 3,"
+	    " \"expected\": 3, \"p50_ns\": 50, \"p99_ns\": 100, \"max_ns\": 100, \"ns\": [100, 40, 50] } }");
+	put("hosts/sender/lat-low-ringbuf.json", "{ \"rate_offered\": 10, \"latency\": { \"samples\": 3,"
+	    " \"expected\": 3, \"p50_ns\": 300, \"p99_ns\": 400, \"max_ns\": 400, \"ns\": [300, 400, 200] } }");
+	put("hosts/sender/lat-half-ksock.json", "{ \"rate_offered\": 450, \"latency\": { \"samples\": 3,"
+	    " \"expected\": 3, \"p50_ns\": 150, \"p99_ns\": 200, \"max_ns\": 200, \"ns\": [200, 150, 100] } }");
+	put("hosts/sender/lat-half-ringbuf.json", "{ \"rate_offered\": 1000, \"latency\": { \"samples\": 3,"
+	    " \"expected\": 3, \"p50_ns\": 250, \"p99_ns\": 300, \"max_ns\": 300, \"ns\": [300, 250, 200] } }");
+
+	put("hosts/sender/cost-none.json", "{ \"median\": 1000 }");
+	put("hosts/sender/cost-ksock.json", "{ \"median\": 31000 }");
+	put("hosts/sender/cost-ringbuf.json", "{ \"median\": 4000 }");
+}
+
+int main(void)
+{
+	char err[512] = "", path[256];
+	json_object *b;
+	FILE *devnull = fopen("/dev/null", "w");
+
+	snprintf(dir, sizeof(dir), "/tmp/bench-report-XXXXXX");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	make_run();
+	ASSERT_OK(bench_report(dir, devnull, err, sizeof(err)), "report from a complete run");
+	snprintf(path, sizeof(path), "%s/bench.json", dir);
+	b = json_object_from_file(path);
+	tap_ok(b != NULL, "bench.json parses", "not JSON");
+
+	ASSERT_EQ(num(b, "rate.ksock.loss_total.eagain"), 15, "ksock: EAGAIN from the agent's errors");
+	ASSERT_EQ(num(b, "rate.ksock.loss_total.errors"), 5, "ksock: other errors = failed - EAGAIN");
+	ASSERT_EQ(num(b, "rate.ksock.loss_total.queue"), 3, "ksock: qdisc drops");
+	ASSERT_EQ(num(b, "rate.ksock.loss_total.rx"), 2, "ksock: receiver socket drops");
+	ASSERT_EQ(num(b, "rate.ksock.loss_total.unaccounted"), 5, "ksock: the remainder is reported");
+	ASSERT_EQ(num(b, "rate.sendto.loss_total.unaccounted"), 0, "sendto: nothing unaccounted");
+	ASSERT_EQ(num(b, "rate.ksock.delivered_dps_median"), 700, "ksock: 70 over a 0.1 s span");
+	ASSERT_EQ(lround(num(b, "rate.ksock.ratio_sendto") * 100), 70, "ksock: 0.70 of sendto");
+	ASSERT_EQ(flag(b, "targets.ksock_delivery_vs_sendto.met"), false, "0.7 misses >= 0.8");
+	ASSERT_EQ(flag(b, "targets.ksock_unaccounted_loss.met"), false, "5 unaccounted misses == 0");
+	ASSERT_EQ(lround(num(b, "targets.ksock_p99_over_ringbuf_p99_low.value") * 100), 25,
+		  "low-rate p99 ratio 100/400");
+	ASSERT_EQ(flag(b, "targets.ksock_p99_over_ringbuf_p99_low.met"), true, "0.25 <= 1/3");
+	ASSERT_EQ(flag(b, "targets.ksock_p99_over_ringbuf_p99_half.met"), false, "0.67 > 1/3");
+	ASSERT_EQ(num(b, "cost.ksock.added_ns"), 30000, "ksock adds 30 us per open");
+	ASSERT_EQ(num(b, "cost.ksock.x_ringbuf"), 10, "ksock costs 10x the ringbuf");
+	ASSERT_EQ(flag(b, "kernel.lockdep"), false, "kernel flavour read from kernel-config");
+	tap_ok(file_has("bench.txt", "unaccounted"), "bench.txt has the loss table", "no");
+	tap_ok(file_has("bench.txt", "accel tcg"), "bench.txt names the accel", "no");
+	tap_ok(file_has("bench.svg", "<polyline"), "bench.svg has the CDFs", "no");
+	tap_ok(file_has("bench.svg", "<circle"), "bench.svg has the rate/loss points", "no");
+	json_object_put(b);
+
+	/* A missing receiver summary: no report, and the error names the run. */
+	snprintf(path, sizeof(path), "%s/hosts/receiver/rx-rate-ksock-1.json", dir);
+	unlink(path);
+	ASSERT_EQ(bench_report(dir, devnull, err, sizeof(err)), -1, "missing file: cannot measure");
+	tap_ok(strstr(err, "rate-ksock-1") && strstr(err, "receiver"), "the error names run and side",
+	       err);
+
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path))
+		return 1;
+	return tap_done();
+}
