@@ -393,6 +393,33 @@ static int caps_keep_bpf_only(void)
 	return 0;
 }
 
+/* Runs a SYSCALL program in a child whose effective set lacks
+ * CAP_NET_ADMIN; the skeleton's maps are shared, so the parent reads the
+ * results. Returns the child's run_prog() result, or -ECHILD. */
+static int run_prog_without_net_admin(struct bpf_program *prog)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	int st = -1;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (syscall(SYS_capget, &hdr, data))
+			_exit(100);
+		data[CAP_NET_ADMIN / 32].effective &= ~(1u << (CAP_NET_ADMIN % 32));
+		if (syscall(SYS_capset, &hdr, data))
+			_exit(101);
+		_exit(-run_prog(prog, NULL) & 0x7f);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -ECHILD;
+	if (WEXITSTATUS(st) >= 100)
+		printf("#   child could not drop CAP_NET_ADMIN (exit %d)\n", WEXITSTATUS(st));
+	return -WEXITSTATUS(st);
+}
+
 typedef void *(*skel_open_fn)(void);
 typedef int (*skel_load_fn)(void *);
 typedef void (*skel_destroy_fn)(void *);
@@ -718,7 +745,8 @@ static void test_netpoll_basic(void)
 /* ------------------------------------------------------------------ */
 /* netpoll bad input                                                   */
 
-enum { PASS_OPTS = 0, PASS_NULL = 1, PASS_SHORT = 2, PASS_LONG = 3 };
+enum { PASS_OPTS = 0, PASS_NULL = 1, PASS_SHORT = 2, PASS_LONG = 3,
+       PASS_V0 = 4, PASS_SZ6 = 5 };	/* as in ksock_input.bpf.c */
 
 struct netpoll_case {
 	const char *name;
@@ -1109,16 +1137,27 @@ out:
 /* ------------------------------------------------------------------ */
 /* ksock bad input                                                     */
 
+/* want_sndbuf: what sk_sndbuf must read after a successful create */
+#define SNDBUF_ANY	0	/* not checked */
+#define SNDBUF_DEFAULT	(-1)	/* net.core.wmem_default, no SOCK_SNDBUF_LOCK */
+#define SOCK_SNDBUF_LOCK 1	/* include/uapi/linux/socket.h */
+
 struct create_case {
 	const char *name;
 	__u8 family, type, protocol, reserved;
 	int pass;
 	int expected;
+	__u32 sndbuf;		/* patch 0004 */
+	int want_sndbuf;	/* > 0: exact, with SOCK_SNDBUF_LOCK */
+	bool no_net_admin;	/* run the probe in a child without CAP_NET_ADMIN */
 };
 
+/* The 0004 rows give only the fields they need. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 static const struct create_case create_cases[] = {
-	{ "ksock_create: AF_INET UDP (control) -> ok", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0 },
-	{ "ksock_create: AF_INET6 protocol 0 (control) -> ok", AF_INET6, SOCK_DGRAM, 0, 0, PASS_OPTS, 0 },
+	{ "ksock_create: AF_INET UDP (control) -> ok", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 0, SNDBUF_DEFAULT },
+	{ "ksock_create: AF_INET6 protocol 0 (control) -> ok", AF_INET6, SOCK_DGRAM, 0, 0, PASS_OPTS, 0, 0, SNDBUF_DEFAULT },
 	{ "ksock_create: opts NULL -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_NULL, -EINVAL },
 	{ "ksock_create: opts__sz too short -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_SHORT, -EINVAL },
 	{ "ksock_create: opts__sz too long -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_LONG, -EINVAL },
@@ -1130,6 +1169,19 @@ static const struct create_case create_cases[] = {
 	{ "ksock_create: type SOCK_RAW -> EPROTONOSUPPORT", AF_INET6, SOCK_RAW, IPPROTO_UDP, 0, PASS_OPTS, -EPROTONOSUPPORT },
 	{ "ksock_create: protocol TCP -> EPROTONOSUPPORT", AF_INET, SOCK_DGRAM, IPPROTO_TCP, 0, PASS_OPTS, -EPROTONOSUPPORT },
 	{ "ksock_create: protocol ICMP -> EPROTONOSUPPORT", AF_INET, SOCK_DGRAM, IPPROTO_ICMP, 0, PASS_OPTS, -EPROTONOSUPPORT },
+	/* patch 0004: sndbuf. A V0 caller's sndbuf bytes are never read, so
+	 * an out-of-range value there must still give the default buffer. */
+	{ "ksock_create: opts__sz 4 (layout before sndbuf) -> ok, default sndbuf", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_V0, 0, 0xffffffff, SNDBUF_DEFAULT },
+	{ "ksock_create: opts__sz 6 -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_SZ6, -EINVAL, 65536 },
+	{ "ksock_create: sndbuf 0 -> ok, default sndbuf", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 0, SNDBUF_DEFAULT },
+	{ "ksock_create: sndbuf 65536 -> ok, sk_sndbuf 131072", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 65536, 131072 },
+	{ "ksock_create: AF_INET6 sndbuf 65536 -> ok, sk_sndbuf 131072", AF_INET6, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 65536, 131072 },
+	{ "ksock_create: sndbuf 8M (over wmem_max, forced) -> ok, sk_sndbuf 16M", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 8 << 20, 16 << 20 },
+	{ "ksock_create: sndbuf INT_MAX/2 -> ok, sk_sndbuf INT_MAX-1", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 0x3fffffff, 0x7ffffffe },
+	{ "ksock_create: sndbuf INT_MAX/2+1 -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, -EINVAL, 0x40000000 },
+	{ "ksock_create: sndbuf 0xffffffff -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, -EINVAL, 0xffffffff },
+	{ "ksock_create: sndbuf 65536 without CAP_NET_ADMIN -> EPERM", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, -EPERM, 65536, SNDBUF_ANY, true },
+	{ "ksock_create: sndbuf 0 without CAP_NET_ADMIN (control) -> ok", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 0, SNDBUF_DEFAULT, true },
 };
 
 enum { OP_BIND = 0, OP_CONNECT = 1 };
@@ -1148,9 +1200,7 @@ struct addr_case {
 	int hold_port;		/* a user socket binds 127.0.0.1:port first */
 };
 
-/* hold_port is given only where it is set. */
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
+/* hold_port is given only where it is set (pragma above). */
 static const struct addr_case addr_cases[] = {
 	/* invalid opts, for both bind and connect */
 	{ "ksock_bind: opts NULL -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_NULL, -EINVAL },
@@ -1184,12 +1234,22 @@ struct send_case {
 	const char *name;
 	__u32 len;
 	int expected;	/* 0: the byte count */
+	const char *dst;	/* NULL: 127.0.0.1 (lo) */
+	__u32 sndbuf;
 };
 
+/*
+ * Over dummy0 (MTU 1500) a 30000-byte datagram is built as ~21 fragments
+ * before any leaves, and ip_append_data refuses a fragment once they pass
+ * 2 * sk_sndbuf: deterministic, so it shows that the send path uses the
+ * size 0004 set (sndbuf 1 is raised to SOCK_MIN_SNDBUF, about 4.6 kB).
+ */
 static const struct send_case send_cases[] = {
 	{ "ksock_send: 1000 bytes (control) -> 1000", 1000, 0 },
 	{ "ksock_send: 65536 bytes (> IP_MAX_MTU) -> EMSGSIZE", 65536, -EMSGSIZE },
 	{ "ksock_send: 65535 bytes (> UDP maximum) -> EMSGSIZE", 65535, -EMSGSIZE },
+	{ "ksock_send: 30000 bytes over MTU 1500 (control) -> 30000", 30000, 0, "192.0.2.2" },
+	{ "ksock_send: 30000 bytes over MTU 1500, sndbuf 1 -> ENOBUFS", 30000, -ENOBUFS, "192.0.2.2", 1 },
 };
 
 static void fill_addr(struct bpf_ksock_addr_opts *a, __u8 family,
@@ -1241,12 +1301,31 @@ static void test_ksock_input(void)
 		skel->bss->create_opts.type = c->type;
 		skel->bss->create_opts.protocol = c->protocol;
 		skel->bss->create_opts.reserved = c->reserved;
+		skel->bss->create_opts.sndbuf = c->sndbuf;
 		skel->bss->create_pass = c->pass;
 		skel->data->create_err = 1;
-		if (!ASSERT_OK(run_prog(skel->progs.create_probe, NULL), "probe run"))
+		if (c->no_net_admin) {
+			if (!ASSERT_OK(run_prog_without_net_admin(skel->progs.create_probe),
+				       "probe run without CAP_NET_ADMIN"))
+				goto end;
+		} else if (!ASSERT_OK(run_prog(skel->progs.create_probe, NULL), "probe run")) {
 			goto end;
+		}
 		ASSERT_EQ(skel->data->create_err, c->expected, "bpf_ksock_create err");
 		ASSERT_EQ(skel->bss->created, c->expected == 0, "socket returned");
+		if (c->expected || c->want_sndbuf == SNDBUF_ANY || !skel->bss->created)
+			goto end;
+		if (c->want_sndbuf == SNDBUF_DEFAULT) {
+			ASSERT_EQ(skel->data->created_sndbuf,
+				  sysctl_read_int("/proc/sys/net/core/wmem_default"),
+				  "sk_sndbuf is net.core.wmem_default");
+			ASSERT_EQ(skel->data->created_userlocks & SOCK_SNDBUF_LOCK, 0,
+				  "no SOCK_SNDBUF_LOCK");
+		} else {
+			ASSERT_EQ(skel->data->created_sndbuf, c->want_sndbuf, "sk_sndbuf");
+			ASSERT_EQ(skel->data->created_userlocks & SOCK_SNDBUF_LOCK,
+				  SOCK_SNDBUF_LOCK, "SOCK_SNDBUF_LOCK set");
+		}
 end:
 		case_end();
 	}
@@ -1296,8 +1375,9 @@ end2:
 		if (!case_begin(c->name))
 			continue;
 		ENSURE_ENV();
-		fill_addr(&skel->bss->send_dst, AF_INET, "127.0.0.1", 7009);
+		fill_addr(&skel->bss->send_dst, AF_INET, c->dst ? c->dst : "127.0.0.1", 7009);
 		skel->bss->send_len = c->len;
+		skel->bss->send_sndbuf = c->sndbuf;
 		skel->data->send_ret = 1;
 		if (!ASSERT_OK(run_prog(skel->progs.send_probe, NULL), "probe run"))
 			goto end3;

@@ -5,9 +5,12 @@
  * Every socket a probe creates is released before it returns.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include "kt_bpf.h"
 
-enum { PASS_OPTS = 0, PASS_NULL = 1, PASS_SHORT = 2, PASS_LONG = 3 };
+/* PASS_V0: opts__sz 4, the layout before sndbuf; PASS_SZ6: inside sndbuf */
+enum { PASS_OPTS = 0, PASS_NULL = 1, PASS_SHORT = 2, PASS_LONG = 3,
+       PASS_V0 = 4, PASS_SZ6 = 5 };
 enum { OP_BIND = 0, OP_CONNECT = 1 };
 
 #define BIG_LEN 65544	/* > IP_MAX_MTU (65535) */
@@ -17,6 +20,9 @@ struct bpf_ksock_create_opts create_opts = {};
 int create_pass = PASS_OPTS;
 int create_err = 1;
 int created;
+/* what the created socket ended up with (patch 0004) */
+int created_sndbuf = -1;
+int created_userlocks = -1;
 
 /* addr_probe: a valid socket of sock_family, then bind or connect */
 __u8 sock_family = AF_INET;
@@ -29,6 +35,7 @@ int addr_err = 1;
 /* send_probe: connect to send_dst, then send send_len bytes */
 struct bpf_ksock_addr_opts send_dst = {};
 __u32 send_len;
+__u32 send_sndbuf;
 int send_setup_err = 1;
 int send_ret = 1;
 char send_buf[BIG_LEN];
@@ -42,6 +49,8 @@ int create_probe(void *ctx)
 	int err = 0;
 
 	created = 0;
+	created_sndbuf = -1;
+	created_userlocks = -1;
 	if (create_pass == PASS_NULL)
 		ks = bpf_ksock_create(NULL, 0, &err);
 	else if (create_pass == PASS_SHORT)
@@ -49,23 +58,32 @@ int create_probe(void *ctx)
 	else if (create_pass == PASS_LONG) {
 		__builtin_memcpy(big, &create_opts, sizeof(create_opts));
 		ks = bpf_ksock_create((void *)big, sizeof(create_opts) + 1, &err);
-	} else
+	} else if (create_pass == PASS_V0)
+		ks = bpf_ksock_create(&create_opts, 4, &err);
+	else if (create_pass == PASS_SZ6)
+		ks = bpf_ksock_create(&create_opts, 6, &err);
+	else
 		ks = bpf_ksock_create(&create_opts, sizeof(create_opts), &err);
 
 	create_err = err;
 	if (ks) {
 		created = 1;
+		/* The size the kernel really gave the socket, not what we asked. */
+		created_sndbuf = BPF_CORE_READ(ks, sock, sk, sk_sndbuf);
+		created_userlocks = BPF_CORE_READ(ks, sock, sk, sk_userlocks);
 		bpf_ksock_release(ks);
 	}
 	return 0;
 }
 
-static __always_inline struct bpf_ksock *make_sock(__u8 family, int *err)
+static __always_inline struct bpf_ksock *make_sock(__u8 family, __u32 sndbuf,
+						    int *err)
 {
 	struct bpf_ksock_create_opts o = {
 		.family = family,
 		.type = SOCK_DGRAM,
 		.protocol = IPPROTO_UDP,
+		.sndbuf = sndbuf,
 	};
 
 	*err = 0;
@@ -79,7 +97,7 @@ int addr_probe(void *ctx)
 	struct bpf_ksock *ks;
 	int err = 0;
 
-	ks = make_sock(sock_family, &err);
+	ks = make_sock(sock_family, 0, &err);
 	addr_setup_err = err;
 	if (!ks)
 		return 0;
@@ -118,7 +136,7 @@ int send_probe(void *ctx)
 	__u32 len = send_len;
 	int err = 0;
 
-	ks = make_sock(a.family, &err);
+	ks = make_sock(a.family, send_sndbuf, &err);
 	send_setup_err = err;
 	if (!ks)
 		return 0;
