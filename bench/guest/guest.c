@@ -1,0 +1,1148 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpfwire-bench-guest: the in-guest half of the sender benchmark. Each
+ * subcommand measures one thing, prints one human line and writes one JSON
+ * object that the host-side driver collects from the guest's share.
+ *
+ *   opens    N open()+close() of a file, the event the senders send;
+ *            --latency times each datagram from the LSM hook to the driver
+ *   sendto   the user-space reference: a connected UDP socket, N send()s
+ *   pktgen   the kernel's ceiling on this NIC
+ *   cost     per-open() cost, R timed rounds
+ *
+ * Exit: 0 measured, 1 could not measure (the JSON says why, "ok": false),
+ * 2 usage error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <json-c/json.h>
+#include <bpf/libbpf.h>
+#include "args.h"
+#include "agent.h"	/* route_get, neigh_resolve (bpf/neigh.c) */
+#include "frame.h"
+#include "guest_parse.h"
+#include "xmit.skel.h"
+
+#define PROG "bpfwire-bench-guest"
+#define CLOCKSOURCE "/sys/devices/system/clocksource/clocksource0/current_clocksource"
+#define TC "/usr/sbin/tc"	/* busybox's tc may come first in $PATH */
+#define PKTGEN_DIR "/proc/net/pktgen"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static const char *cur_cmd = "";
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s %s: ", PROG, cur_cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s %s --help'.\n", PROG, cur_cmd);
+	return 2;
+}
+
+static char *read_file(const char *path, size_t max)
+{
+	char *buf = malloc(max + 1);
+	size_t n = 0;
+	ssize_t r;
+	int fd;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(buf);
+		return NULL;
+	}
+	while (n < max && (r = read(fd, buf + n, max - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = 0;
+	return buf;
+}
+
+static char *run_capture(const char *cmd, size_t max)
+{
+	char *buf = malloc(max + 1);
+	size_t n = 0, r;
+	FILE *f;
+
+	if (!buf)
+		return NULL;
+	f = popen(cmd, "r");
+	if (!f) {
+		free(buf);
+		return NULL;
+	}
+	while (n < max && (r = fread(buf + n, 1, max - n, f)) > 0)
+		n += r;
+	buf[n] = 0;
+	if (pclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The device's drop counters, read before and after the measured interval. */
+struct counters {
+	int64_t v[4];
+	int have[4];
+};
+enum { C_UDP, C_UDP6, C_TXD, C_QDISC };
+static const char *const counter_key[] = {
+	"udp_sndbuf_errors", "udp6_sndbuf_errors", "tx_dropped", "qdisc_drops",
+};
+
+static void counters_read(const char *dev, struct counters *c)
+{
+	char path[128], cmd[128], *t;
+
+	memset(c, 0, sizeof(*c));
+	if ((t = read_file("/proc/net/snmp", 1 << 16))) {
+		c->have[C_UDP] = !bg_parse_snmp(t, "Udp", "SndbufErrors", &c->v[C_UDP]);
+		free(t);
+	}
+	if ((t = read_file("/proc/net/snmp6", 1 << 16))) {
+		c->have[C_UDP6] = !bg_parse_snmp6(t, "Udp6SndbufErrors", &c->v[C_UDP6]);
+		free(t);
+	}
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/tx_dropped", dev);
+	if ((t = read_file(path, 64))) {
+		char *end;
+
+		c->v[C_TXD] = strtoll(t, &end, 10);
+		c->have[C_TXD] = end != t;
+		free(t);
+	}
+	/* dev passed if_nametoindex() in main, so it is safe in a command. */
+	snprintf(cmd, sizeof(cmd), TC " -s -j qdisc show dev %s 2>/dev/null", dev);
+	if ((t = run_capture(cmd, 1 << 16))) {
+		c->have[C_QDISC] = !bg_parse_tc_drops(t, &c->v[C_QDISC]);
+		free(t);
+	}
+	for (int i = 0; i < 4; i++)
+		if (!c->have[i] && i != C_UDP6)
+			fprintf(stderr, "%s: warning: cannot read %s\n", PROG, counter_key[i]);
+}
+
+static void counters_put(struct json_object *o, const struct counters *a,
+			 const struct counters *b)
+{
+	for (int i = 0; i < 4; i++)
+		json_object_object_add(o, counter_key[i], a->have[i] && b->have[i] ?
+				       json_object_new_int64(b->v[i] - a->v[i]) : NULL);
+}
+
+struct out {
+	const char *json_path;
+	const char *dev;
+	struct json_object *o;
+};
+
+static void out_begin(struct out *out)
+{
+	char *cs = read_file(CLOCKSOURCE, 64);
+
+	out->o = json_object_new_object();
+	json_object_object_add(out->o, "tool", json_object_new_string(PROG));
+	json_object_object_add(out->o, "subcommand", json_object_new_string(cur_cmd));
+	json_object_object_add(out->o, "ok", json_object_new_boolean(1));
+	if (cs)
+		cs[strcspn(cs, "\n")] = 0;
+	json_object_object_add(out->o, "clocksource", cs ? json_object_new_string(cs) : NULL);
+	json_object_object_add(out->o, "dev", json_object_new_string(out->dev));
+	free(cs);
+}
+
+static int out_write(struct out *out)
+{
+	const char *s = json_object_to_json_string_ext(out->o,
+		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	FILE *f = fopen(out->json_path, "w");
+	int bad;
+
+	if (!f) {
+		fprintf(stderr, "%s: cannot write %s: %m\n", PROG, out->json_path);
+		return -1;
+	}
+	fputs(s, f);
+	fputc('\n', f);
+	bad = ferror(f);
+	if (fclose(f) || bad) {
+		fprintf(stderr, "%s: cannot write %s: %m\n", PROG, out->json_path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Failure to measure: message on stderr, "ok": false and "error" in the JSON. */
+static int out_fail(struct out *out, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s %s: %s\n", PROG, cur_cmd, msg);
+	if (!out->o)
+		out_begin(out);
+	json_object_object_add(out->o, "ok", json_object_new_boolean(0));
+	json_object_object_add(out->o, "error", json_object_new_string(msg));
+	out_write(out);
+	json_object_put(out->o);
+	out->o = NULL;
+	return 1;
+}
+
+static int out_done(struct out *out)
+{
+	int r = out_write(out) ? 1 : 0;
+
+	json_object_put(out->o);
+	out->o = NULL;
+	return r;
+}
+
+/* ---- option parsing ------------------------------------------------------ */
+
+static int opt_uint(const char *name, const char *s, uint64_t min, uint64_t max,
+		    uint64_t *v)
+{
+	if (bg_parse_uint(s, min, max, v))
+		return usage_error("bad %s '%s': need an integer %" PRIu64 "..%" PRIu64,
+				   name, s, min, max);
+	return 0;
+}
+
+/* Common checks once options are parsed: --json given, --dev exists. */
+static int opt_common(struct out *out)
+{
+	if (!out->json_path)
+		return usage_error("missing --json FILE");
+	if (strlen(out->dev) >= IF_NAMESIZE || !if_nametoindex(out->dev))
+		return usage_error("no network device '%s' (--dev)", out->dev);
+	return 0;
+}
+
+/* Absolute deadlines from t0: event i is due at t0 + i/rate, so no drift. */
+static int pace(uint64_t t0, uint64_t i, uint64_t rate)
+{
+	uint64_t due = t0 + (uint64_t)((unsigned __int128)i * 1000000000ull / rate);
+	struct timespec ts = { .tv_sec = due / 1000000000ull, .tv_nsec = due % 1000000000ull };
+
+	if (now_ns() >= due)
+		return 1;	/* late: no sleep, catch up */
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	return 0;
+}
+
+/* ---- opens --latency: the ring buffer reader ---------------------------- */
+
+struct lat {
+	struct bpfwire_bench_xmit *skel;
+	struct ring_buffer *rb;
+	struct bg_seen seen;
+	uint64_t *ns;
+	size_t n, cap;
+	uint64_t records, dups, negative;
+	int oom;
+	uint64_t drain_ns;
+	uint64_t last_ns;		/* a record arrived, or the loop ended */
+	volatile int loop_done;		/* set by the main thread */
+	pthread_t thr;
+};
+
+static int lat_record(void *ctx, void *data, size_t len)
+{
+	struct bg_xmit_rec *r = data;
+	struct lat *l = ctx;
+	int fresh;
+
+	if (len < sizeof(*r))
+		return 0;
+	l->records++;
+	fresh = bg_seen_add(&l->seen, r->sender_id, r->seq);
+	if (fresh < 0) {
+		l->oom = 1;
+		return 0;
+	}
+	if (!fresh) {		/* a requeue or retry: the first xmit counts */
+		l->dups++;
+		return 0;
+	}
+	if (r->ts_xmit < r->ts_hook) {
+		l->negative++;
+		return 0;
+	}
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 4096;
+		uint64_t *ns = realloc(l->ns, cap * sizeof(*ns));
+
+		if (!ns) {
+			l->oom = 1;
+			return 0;
+		}
+		l->ns = ns;
+		l->cap = cap;
+	}
+	l->ns[l->n++] = r->ts_xmit - r->ts_hook;
+	return 0;
+}
+
+/*
+ * Polls every 10 ms (the probe does not wake us, so the sender's path pays
+ * no wake-up) until the loop has ended and no record came for drain_ns.
+ */
+static void *lat_drain(void *arg)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	struct lat *l = arg;
+	int ended = 0;
+
+	for (;;) {
+		int n = ring_buffer__consume(l->rb);
+		uint64_t now = now_ns();
+
+		if (n > 0)
+			l->last_ns = now;
+		if (l->loop_done && !ended) {
+			ended = 1;
+			if (l->last_ns < now)
+				l->last_ns = now;
+		}
+		if (ended && now - l->last_ns >= l->drain_ns)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	return NULL;
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level != LIBBPF_WARN)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* Ring buffer: room for every record of the run, 1..16 MiB, a power of two. */
+static __u32 rb_size(uint64_t count)
+{
+	uint64_t want = count * (sizeof(struct bg_xmit_rec) + 8) * 2;
+	__u32 sz = 1 << 20;
+
+	while (sz < want && sz < (16u << 20))
+		sz <<= 1;
+	return sz;
+}
+
+static int lat_start(struct out *out, struct lat *l, uint64_t count, __u16 port,
+		     const char *func, uint64_t drain_ms)
+{
+	char msg[256];
+	int err;
+
+	libbpf_set_print(libbpf_quiet);
+	l->drain_ns = drain_ms * 1000000ull;
+	l->skel = bpfwire_bench_xmit__open();
+	if (!l->skel)
+		return out_fail(out, "cannot open the latency probe: %s", strerror(errno));
+	l->skel->rodata->port = port;
+	l->skel->rodata->ifindex = if_nametoindex(out->dev);
+	bpf_map__set_max_entries(l->skel->maps.recs, rb_size(count));
+	err = bpf_program__set_attach_target(l->skel->progs.bg_xmit, 0, func);
+	if (!err)
+		err = bpfwire_bench_xmit__load(l->skel);
+	if (err) {
+		snprintf(msg, sizeof(msg), "cannot load the latency probe on %s: %s "
+			 "(is %s the NIC driver's transmit function? see --xmit-func)",
+			 func, strerror(-err), func);
+		return out_fail(out, "%s", msg);
+	}
+	err = bpfwire_bench_xmit__attach(l->skel);
+	if (err)
+		return out_fail(out, "cannot attach fentry/%s: %s", func, strerror(-err));
+	l->rb = ring_buffer__new(bpf_map__fd(l->skel->maps.recs), lat_record, l, NULL);
+	if (!l->rb)
+		return out_fail(out, "ring_buffer__new: %s", strerror(errno));
+	l->last_ns = now_ns();
+	err = pthread_create(&l->thr, NULL, lat_drain, l);
+	if (err) {
+		ring_buffer__free(l->rb);
+		l->rb = NULL;
+		return out_fail(out, "pthread_create: %s", strerror(err));
+	}
+	return 0;
+}
+
+static void lat_free(struct lat *l)
+{
+	ring_buffer__free(l->rb);
+	bpfwire_bench_xmit__destroy(l->skel);
+	bg_seen_free(&l->seen);
+	free(l->ns);
+}
+
+static const char *const verdict_key[BG_V__COUNT] = {
+	"ok", "short", "not_ip", "not_udp", "fragment", "other_port", "not_bpfwire", "fault",
+};
+
+static struct json_object *lat_json(struct lat *l, uint64_t expected, const char *func,
+				    __u16 port, uint64_t drain_ms)
+{
+	struct json_object *o = json_object_new_object(), *a, *f;
+
+	json_object_object_add(o, "samples", json_object_new_int64(l->n));
+	json_object_object_add(o, "expected", json_object_new_int64(expected));
+	if (l->n)
+		bg_sort_u64(l->ns, l->n);
+#define PUT_NS(key, val) json_object_object_add(o, key, l->n ? json_object_new_int64(val) : NULL)
+	PUT_NS("p50_ns", bg_percentile(l->ns, l->n, 50));
+	PUT_NS("p99_ns", bg_percentile(l->ns, l->n, 99));
+	PUT_NS("max_ns", l->ns[l->n - 1]);
+	PUT_NS("min_ns", l->ns[0]);
+#undef PUT_NS
+	json_object_object_add(o, "records", json_object_new_int64(l->records));
+	json_object_object_add(o, "duplicates", json_object_new_int64(l->dups));
+	json_object_object_add(o, "negative", json_object_new_int64(l->negative));
+	json_object_object_add(o, "lost", json_object_new_int64(l->skel->bss->lost));
+	json_object_object_add(o, "xmit_func", json_object_new_string(func));
+	json_object_object_add(o, "port", json_object_new_int(port));
+	json_object_object_add(o, "drain_ms", json_object_new_int64(drain_ms));
+	f = json_object_new_object();
+	for (int i = 0; i < BG_V__COUNT; i++)
+		json_object_object_add(f, verdict_key[i],
+				       json_object_new_int64(l->skel->bss->verdicts[i]));
+	json_object_object_add(o, "frames", f);
+	a = json_object_new_array_ext(l->n);
+	for (size_t i = 0; i < l->n; i++)
+		json_object_array_add(a, json_object_new_int64(l->ns[i]));
+	json_object_object_add(o, "ns", a);
+	return o;
+}
+
+/* ---- opens ---------------------------------------------------------------- */
+
+static void opens_usage(FILE *f)
+{
+	fprintf(f,
+"usage: " PROG " opens --path FILE --count N [--rate R]\n"
+"           [--latency --port P [--xmit-func NAME] [--drain-ms MS]]\n"
+"           [--dev IF] --json OUT\n"
+"\n"
+"N times open(FILE, O_RDONLY) and close(): the events an installed sender\n"
+"turns into datagrams. FILE must exist (it is not created: that would be an\n"
+"event too).\n"
+"\n"
+"  --path FILE       the file to open\n"
+"  --count N         how many opens\n"
+"  --rate R          opens per second, paced on absolute CLOCK_MONOTONIC\n"
+"                    deadlines (default: as fast as possible)\n"
+"  --latency         time each datagram from the LSM hook (its header's\n"
+"                    timestamp_ns) to the NIC driver's transmit function\n"
+"  --port P          the datagrams' UDP destination port (with --latency)\n"
+"  --xmit-func NAME  the driver function to probe (default start_xmit,\n"
+"                    virtio_net's ndo_start_xmit)\n"
+"  --drain-ms MS     after the loop, wait until no datagram came for MS ms\n"
+"                    (default 2000)\n"
+"  --dev IF          the device of the drop counters and the probe (eth0)\n"
+"  --json OUT        write the JSON result to OUT\n");
+}
+
+static int open_loop(const char *path, uint64_t count, uint64_t rate,
+		     uint64_t *errors, uint64_t *late, uint64_t *elapsed)
+{
+	uint64_t t0 = now_ns(), i;
+
+	*errors = *late = 0;
+	for (i = 0; i < count; i++) {
+		int fd;
+
+		if (rate)
+			*late += pace(t0, i, rate);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			(*errors)++;
+		else
+			close(fd);
+	}
+	*elapsed = now_ns() - t0;
+	return 0;
+}
+
+static int cmd_opens(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "path", required_argument, 0, 'p' },
+		{ "count", required_argument, 0, 'n' },
+		{ "rate", required_argument, 0, 'r' },
+		{ "latency", no_argument, 0, 'L' },
+		{ "port", required_argument, 0, 'P' },
+		{ "xmit-func", required_argument, 0, 'x' },
+		{ "drain-ms", required_argument, 0, 'D' },
+		{ "dev", required_argument, 0, 'd' },
+		{ "json", required_argument, 0, 'j' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0 }
+	};
+	struct out out = { .dev = "eth0" };
+	const char *path = NULL, *func = NULL;
+	uint64_t count = 0, rate = 0, port = 0, drain_ms = 2000;
+	uint64_t errors, late, elapsed;
+	int c, latency = 0, have_drain = 0, ret;
+	struct counters before, after;
+	struct lat l = { 0 };
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p': path = optarg; break;
+		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &count)) return 2; break;
+		case 'r': if (opt_uint("--rate", optarg, 1, 100000000, &rate)) return 2; break;
+		case 'L': latency = 1; break;
+		case 'P': if (opt_uint("--port", optarg, 1, 65535, &port)) return 2; break;
+		case 'x': func = optarg; break;
+		case 'D':
+			if (opt_uint("--drain-ms", optarg, 0, 3600000, &drain_ms))
+				return 2;
+			have_drain = 1;
+			break;
+		case 'd': out.dev = optarg; break;
+		case 'j': out.json_path = optarg; break;
+		case 'h': opens_usage(stdout); return 0;
+		default: return usage_error("bad option");
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (!path)
+		return usage_error("missing --path FILE");
+	if (!count)
+		return usage_error("missing --count N");
+	if (latency && !port)
+		return usage_error("--latency needs --port P, the datagrams' destination port");
+	if (!latency && (port || func || have_drain))
+		return usage_error("--port, --xmit-func and --drain-ms go with --latency");
+	if (func && (!*func || strlen(func) > 127))
+		return usage_error("bad --xmit-func '%s'", func);
+	if (opt_common(&out))
+		return 2;
+	if (!func)
+		func = "start_xmit";
+
+	/* access(), not open(): an open here would be one event too many. */
+	if (access(path, R_OK))
+		return out_fail(&out, "cannot open %s: %s (create it first)", path, strerror(errno));
+	out_begin(&out);
+	if (latency && (ret = lat_start(&out, &l, count, port, func, drain_ms))) {
+		lat_free(&l);
+		return ret;
+	}
+
+	counters_read(out.dev, &before);
+	open_loop(path, count, rate, &errors, &late, &elapsed);
+	if (latency) {
+		l.loop_done = 1;
+		pthread_join(l.thr, NULL);
+	}
+	counters_read(out.dev, &after);
+
+	json_object_object_add(out.o, "path", json_object_new_string(path));
+	json_object_object_add(out.o, "count", json_object_new_int64(count));
+	json_object_object_add(out.o, "rate_target", rate ? json_object_new_int64(rate) : NULL);
+	json_object_object_add(out.o, "late", json_object_new_int64(late));
+	json_object_object_add(out.o, "elapsed_ns", json_object_new_int64(elapsed));
+	json_object_object_add(out.o, "rate_offered",
+			       json_object_new_double(count * 1e9 / elapsed));
+	json_object_object_add(out.o, "ns_per_open",
+			       json_object_new_double((double)elapsed / count));
+	json_object_object_add(out.o, "open_errors", json_object_new_int64(errors));
+	counters_put(out.o, &before, &after);
+
+	printf("opens: %" PRIu64 " in %.3f s, %.0f/s, %.2f us/open, %" PRIu64 " errors",
+	       count, elapsed / 1e9, count * 1e9 / elapsed, elapsed / 1e3 / count, errors);
+	if (!latency) {
+		printf("\n");
+		return out_done(&out);
+	}
+
+	json_object_object_add(out.o, "latency", lat_json(&l, count, func, port, drain_ms));
+	if (l.n)
+		printf("; latency %zu/%" PRIu64 " samples, p50 %.1f us, p99 %.1f us, max %.1f us\n",
+		       l.n, count, bg_percentile(l.ns, l.n, 50) / 1e3,
+		       bg_percentile(l.ns, l.n, 99) / 1e3, l.ns[l.n - 1] / 1e3);
+	else
+		printf("; latency: no sample\n");
+	ret = l.oom ? out_fail(&out, "out of memory while collecting latency records") :
+	      !l.n ? out_fail(&out, "no bpfwire datagram to port %" PRIu64 " reached %s "
+			      "on %s (is a sender installed, with a matching --path-prefix?)",
+			      port, func, out.dev) :
+	      out_done(&out);
+	lat_free(&l);
+	return ret;
+}
+
+/* ---- cost ----------------------------------------------------------------- */
+
+static void cost_usage(FILE *f)
+{
+	fprintf(f,
+"usage: " PROG " cost --path FILE --count N [--repeats R] [--dev IF] --json OUT\n"
+"\n"
+"R rounds of N open(FILE, O_RDONLY)+close(), each timed: what one open()\n"
+"costs. Run it with no sender and with each sender; the difference is what\n"
+"the sender adds to every event.\n"
+"\n"
+"  --path FILE    the file to open (must exist)\n"
+"  --count N      opens per round\n"
+"  --repeats R    rounds (default 5)\n"
+"  --dev IF       the device of the drop counters (eth0)\n"
+"  --json OUT     write the JSON result to OUT\n");
+}
+
+static int cmd_cost(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "path", required_argument, 0, 'p' },
+		{ "count", required_argument, 0, 'n' },
+		{ "repeats", required_argument, 0, 'R' },
+		{ "dev", required_argument, 0, 'd' },
+		{ "json", required_argument, 0, 'j' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0 }
+	};
+	struct out out = { .dev = "eth0" };
+	const char *path = NULL;
+	uint64_t count = 0, repeats = 5, errors = 0, total = 0;
+	struct counters before, after;
+	struct json_object *rounds;
+	double *per, *sorted;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p': path = optarg; break;
+		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &count)) return 2; break;
+		case 'R': if (opt_uint("--repeats", optarg, 1, 1000, &repeats)) return 2; break;
+		case 'd': out.dev = optarg; break;
+		case 'j': out.json_path = optarg; break;
+		case 'h': cost_usage(stdout); return 0;
+		default: return usage_error("bad option");
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (!path)
+		return usage_error("missing --path FILE");
+	if (!count)
+		return usage_error("missing --count N");
+	if (opt_common(&out))
+		return 2;
+	if (access(path, R_OK))
+		return out_fail(&out, "cannot open %s: %s (create it first)", path, strerror(errno));
+
+	per = calloc(repeats, sizeof(*per));
+	sorted = calloc(repeats, sizeof(*sorted));
+	if (!per || !sorted)
+		return out_fail(&out, "out of memory");
+	out_begin(&out);
+	counters_read(out.dev, &before);
+	for (uint64_t r = 0; r < repeats; r++) {
+		uint64_t e, late, elapsed;
+
+		open_loop(path, count, 0, &e, &late, &elapsed);
+		errors += e;
+		total += elapsed;
+		per[r] = (double)elapsed / count;
+	}
+	counters_read(out.dev, &after);
+
+	memcpy(sorted, per, repeats * sizeof(*per));
+	/* R is small: insertion sort; the median is the nearest-rank p50. */
+	for (uint64_t i = 1; i < repeats; i++)
+		for (uint64_t j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+			double t = sorted[j];
+
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	rounds = json_object_new_array();
+	for (uint64_t r = 0; r < repeats; r++)
+		json_object_array_add(rounds, json_object_new_double(per[r]));
+	json_object_object_add(out.o, "path", json_object_new_string(path));
+	json_object_object_add(out.o, "count", json_object_new_int64(count));
+	json_object_object_add(out.o, "repeats", json_object_new_int64(repeats));
+	json_object_object_add(out.o, "rounds", rounds);
+	json_object_object_add(out.o, "min", json_object_new_double(sorted[0]));
+	json_object_object_add(out.o, "median", json_object_new_double(sorted[(repeats + 1) / 2 - 1]));
+	json_object_object_add(out.o, "max", json_object_new_double(sorted[repeats - 1]));
+	json_object_object_add(out.o, "elapsed_ns", json_object_new_int64(total));
+	json_object_object_add(out.o, "open_errors", json_object_new_int64(errors));
+	counters_put(out.o, &before, &after);
+	printf("cost: %" PRIu64 " x %" PRIu64 " opens, ns/open min %.0f median %.0f max %.0f, "
+	       "%" PRIu64 " errors\n", repeats, count, sorted[0], sorted[(repeats + 1) / 2 - 1],
+	       sorted[repeats - 1], errors);
+	free(per);
+	free(sorted);
+	return out_done(&out);
+}
+
+/* ---- sendto --------------------------------------------------------------- */
+
+static void sendto_usage(FILE *f)
+{
+	fprintf(f,
+"usage: " PROG " sendto --dst ADDR:PORT --count N [--len L] [--sender-id S]\n"
+"           [--rate R] [--dev IF] --json OUT\n"
+"\n"
+"The user-space reference: a connected UDP socket and N blocking send()s of\n"
+"valid bpfwire datagrams (type test, seq 1..N, CLOCK_MONOTONIC timestamps,\n"
+"sealed as the BPF senders seal them).\n"
+"\n"
+"  --dst ADDR:PORT  192.0.2.20:7100, [2001:db8::20]:7100, [fe80::20%%eth0]:7100\n"
+"  --count N        datagrams\n"
+"  --len L          datagram bytes (UDP payload), %d..%d (default 80, an open\n"
+"                   event of a 12-byte path)\n"
+"  --sender-id S    the header's sender_id (default 1)\n"
+"  --rate R         datagrams per second, paced on absolute deadlines\n"
+"  --dev IF         the device of the drop counters (eth0)\n"
+"  --json OUT       write the JSON result to OUT\n",
+		BPFWIRE_HDR_LEN, BPFWIRE_MAX_DATAGRAM);
+}
+
+#define ERRNO_MAX 4096
+
+static int cmd_sendto(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "dst", required_argument, 0, 'D' },
+		{ "count", required_argument, 0, 'n' },
+		{ "len", required_argument, 0, 'l' },
+		{ "sender-id", required_argument, 0, 's' },
+		{ "rate", required_argument, 0, 'r' },
+		{ "dev", required_argument, 0, 'd' },
+		{ "json", required_argument, 0, 'j' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0 }
+	};
+	struct out out = { .dev = "eth0" };
+	const char *dst_text = NULL;
+	uint64_t count = 0, len = 80, sender_id = 1, rate = 0;
+	uint64_t t0, elapsed, sent = 0, failed = 0, late = 0;
+	static uint64_t errs[ERRNO_MAX + 1];
+	__u8 buf[BPFWIRE_MAX_DATAGRAM];
+	struct counters before, after;
+	struct json_object *eo;
+	struct bpfwire_addr dst;
+	struct sockaddr_storage ss = { 0 };
+	socklen_t sl;
+	char err[256];
+	int c, fd;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'D': dst_text = optarg; break;
+		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &count)) return 2; break;
+		case 'l':
+			if (opt_uint("--len", optarg, BPFWIRE_HDR_LEN, BPFWIRE_MAX_DATAGRAM, &len))
+				return 2;
+			break;
+		case 's': if (opt_uint("--sender-id", optarg, 0, UINT32_MAX, &sender_id)) return 2; break;
+		case 'r': if (opt_uint("--rate", optarg, 1, 100000000, &rate)) return 2; break;
+		case 'd': out.dev = optarg; break;
+		case 'j': out.json_path = optarg; break;
+		case 'h': sendto_usage(stdout); return 0;
+		default: return usage_error("bad option");
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (!dst_text)
+		return usage_error("missing --dst ADDR:PORT");
+	if (bpfwire_parse_addr(dst_text, 1, &dst, err, sizeof(err)))
+		return usage_error("%s", err);
+	if (!count)
+		return usage_error("missing --count N");
+	if (opt_common(&out))
+		return 2;
+
+	if (dst.family == AF_INET) {
+		struct sockaddr_in *s4 = (void *)&ss;
+
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons(dst.port);
+		memcpy(&s4->sin_addr, dst.addr, 4);
+		sl = sizeof(*s4);
+	} else {
+		struct sockaddr_in6 *s6 = (void *)&ss;
+
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons(dst.port);
+		memcpy(&s6->sin6_addr, dst.addr, 16);
+		s6->sin6_scope_id = dst.scope_id;
+		sl = sizeof(*s6);
+	}
+	fd = socket(dst.family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return out_fail(&out, "socket: %s", strerror(errno));
+	if (connect(fd, (struct sockaddr *)&ss, sl)) {
+		int e = errno;
+
+		close(fd);
+		return out_fail(&out, "connect %s: %s", dst_text, strerror(e));
+	}
+
+	out_begin(&out);
+	counters_read(out.dev, &before);
+	t0 = now_ns();
+	for (uint64_t seq = 1; seq <= count; seq++) {
+		if (rate)
+			late += pace(t0, seq - 1, rate);
+		bg_build_test_datagram(buf, len, sender_id, seq, now_ns());
+		if (send(fd, buf, len, 0) == (ssize_t)len) {
+			sent++;
+		} else {
+			/* Like the senders: a failed send has used up its seq. */
+			failed++;
+			errs[errno > 0 && errno < ERRNO_MAX ? errno : ERRNO_MAX]++;
+		}
+	}
+	elapsed = now_ns() - t0;
+	counters_read(out.dev, &after);
+	close(fd);
+
+	eo = json_object_new_object();
+	for (int e = 1; e <= ERRNO_MAX; e++)
+		if (errs[e])
+			json_object_object_add(eo, e == ERRNO_MAX ? "other" : bpfwire_errno_name(e),
+					       json_object_new_int64(errs[e]));
+	json_object_object_add(out.o, "dst", json_object_new_string(dst_text));
+	json_object_object_add(out.o, "len", json_object_new_int64(len));
+	json_object_object_add(out.o, "sender_id", json_object_new_int64(sender_id));
+	json_object_object_add(out.o, "count", json_object_new_int64(count));
+	json_object_object_add(out.o, "sent", json_object_new_int64(sent));
+	json_object_object_add(out.o, "failed", json_object_new_int64(failed));
+	json_object_object_add(out.o, "errors", eo);
+	json_object_object_add(out.o, "rate_target", rate ? json_object_new_int64(rate) : NULL);
+	json_object_object_add(out.o, "late", json_object_new_int64(late));
+	json_object_object_add(out.o, "elapsed_ns", json_object_new_int64(elapsed));
+	json_object_object_add(out.o, "rate_offered",
+			       json_object_new_double(count * 1e9 / elapsed));
+	counters_put(out.o, &before, &after);
+	printf("sendto: %" PRIu64 " of %" PRIu64 " sent to %s in %.3f s, %.0f/s, %" PRIu64
+	       " failed\n", sent, count, dst_text, elapsed / 1e9, count * 1e9 / elapsed, failed);
+	return out_done(&out);
+}
+
+/* ---- pktgen --------------------------------------------------------------- */
+
+static void pktgen_usage(FILE *f)
+{
+	fprintf(f,
+"usage: " PROG " pktgen --dev IF --dst ADDR --dst-mac MAC|auto --port P\n"
+"           --count N [--len L] [--burst B] --json OUT\n"
+"\n"
+"The kernel's own ceiling on this NIC: N UDP packets from pktgen (built in,\n"
+"thread kpktgend_0), started with \"start\\n\" on " PKTGEN_DIR "/pgctrl, which\n"
+"returns when they are sent. They are pktgen's packets, not bpfwire's: a\n"
+"receiver counts them as invalid.\n"
+"\n"
+"  --dev IF         the device (also of the drop counters)\n"
+"  --dst ADDR       IPv4 or IPv6 destination\n"
+"  --dst-mac MAC    the next hop's MAC; auto: look it up (and resolve it)\n"
+"  --port P         UDP destination port\n"
+"  --count N        packets\n"
+"  --len L          UDP payload bytes, at least 16 (default 80)\n"
+"  --burst B        packets per xmit_more batch (default 64)\n"
+"  --json OUT       write the JSON result to OUT\n");
+}
+
+/* One pktgen command; on failure, pktgen's own explanation from its file. */
+static int pg_write(const char *file, const char *fmt, ...)
+{
+	char path[128], cmd[256];
+	va_list ap;
+	ssize_t n;
+	int fd, e;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd) - 1, fmt, ap);
+	va_end(ap);
+	strcat(cmd, "\n");
+	snprintf(path, sizeof(path), PKTGEN_DIR "/%s", file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, cmd, strlen(cmd));
+	e = errno;
+	close(fd);
+	return n == (ssize_t)strlen(cmd) ? 0 : n < 0 ? -e : -EIO;
+}
+
+static int pg_fail(struct out *out, const char *file, const char *what, int err)
+{
+	char path[128], *t, res[160] = "";
+
+	snprintf(path, sizeof(path), PKTGEN_DIR "/%s", file);
+	t = read_file(path, 1 << 14);
+	if (t) {
+		char *r = strstr(t, "Result: ");
+
+		if (r)
+			snprintf(res, sizeof(res), " (%.*s)", (int)strcspn(r, "\n"), r);
+		free(t);
+	}
+	pg_write("kpktgend_0", "rem_device_all");
+	return out_fail(out, "pktgen: '%s' on %s: %s%s", what, path, strerror(-err), res);
+}
+
+static int cmd_pktgen(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "dev", required_argument, 0, 'd' },
+		{ "dst", required_argument, 0, 'D' },
+		{ "dst-mac", required_argument, 0, 'm' },
+		{ "port", required_argument, 0, 'P' },
+		{ "count", required_argument, 0, 'n' },
+		{ "len", required_argument, 0, 'l' },
+		{ "burst", required_argument, 0, 'b' },
+		{ "json", required_argument, 0, 'j' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0 }
+	};
+	struct out out = { .dev = NULL };
+	const char *dst_text = NULL, *mac_text = NULL;
+	uint64_t port = 0, count = 0, len = 80, burst = 64, t0, wall;
+	struct counters before, after;
+	struct bg_pktgen_result res;
+	struct bpfwire_addr dst;
+	struct route_info ri;
+	char err[256], addr[INET6_ADDRSTRLEN], src[INET6_ADDRSTRLEN] = "", macs[18];
+	char devfile[IF_NAMESIZE], cmd[160], *t;
+	__u8 mac[6];
+	int c, ifindex, r, v6, pkt_size;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'd': out.dev = optarg; break;
+		case 'D': dst_text = optarg; break;
+		case 'm': mac_text = optarg; break;
+		case 'P': if (opt_uint("--port", optarg, 1, 65535, &port)) return 2; break;
+		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &count)) return 2; break;
+		case 'l':
+			/* pktgen pads a shorter payload to its own 16-byte header */
+			if (opt_uint("--len", optarg, 16, 1472, &len))
+				return 2;
+			break;
+		case 'b': if (opt_uint("--burst", optarg, 1, 1024, &burst)) return 2; break;
+		case 'j': out.json_path = optarg; break;
+		case 'h': pktgen_usage(stdout); return 0;
+		default: return usage_error("bad option");
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (!out.dev)
+		return usage_error("missing --dev IF");
+	if (!dst_text)
+		return usage_error("missing --dst ADDR");
+	if (bpfwire_parse_addr(dst_text, 0, &dst, err, sizeof(err)))
+		return usage_error("%s", err);
+	if (dst.port)
+		return usage_error("--dst takes no port: give it with --port");
+	if (dst.scope_id)
+		return usage_error("pktgen cannot send to link-local %s", dst_text);
+	if (!mac_text)
+		return usage_error("missing --dst-mac MAC|auto");
+	if (strcmp(mac_text, "auto") && bpfwire_parse_mac(mac_text, mac))
+		return usage_error("bad --dst-mac '%s': write aa:bb:cc:dd:ee:ff or auto", mac_text);
+	if (!port)
+		return usage_error("missing --port P");
+	if (!count)
+		return usage_error("missing --count N");
+	if (opt_common(&out))
+		return 2;
+	ifindex = if_nametoindex(out.dev);
+	snprintf(devfile, sizeof(devfile), "%s", out.dev);
+	v6 = dst.family == AF_INET6;
+	inet_ntop(dst.family, dst.addr, addr, sizeof(addr));
+
+	if (access(PKTGEN_DIR "/pgctrl", W_OK))
+		return out_fail(&out, "no %s/pgctrl: %s (CONFIG_NET_PKTGEN)", PKTGEN_DIR,
+				strerror(errno));
+	/* The route gives the source address, and the gateway when there is one. */
+	r = route_get(dst.family, dst.addr, ifindex, &ri);
+	if (r)
+		return out_fail(&out, "no route to %s on %s: %s", addr, out.dev, strerror(-r));
+	if (ri.have_src)
+		inet_ntop(dst.family, ri.src, src, sizeof(src));
+	if (!strcmp(mac_text, "auto")) {
+		const __u8 *nh = ri.have_gw ? ri.gw : dst.addr;
+		char nhs[INET6_ADDRSTRLEN];
+
+		inet_ntop(dst.family, nh, nhs, sizeof(nhs));
+		r = neigh_resolve(dst.family, nh, ifindex, mac, 3000);
+		if (r)
+			return out_fail(&out, "cannot resolve the MAC of %s%s on %s: %s; "
+					"pass --dst-mac", nhs, ri.have_gw ? " (gateway)" : "",
+					out.dev, strerror(-r));
+	}
+	bpfwire_fmt_mac(mac, macs, sizeof(macs));
+	/* pkt_size is the frame without FCS: Ethernet + IP + UDP + payload. */
+	pkt_size = 14 + (v6 ? 40 : 20) + 8 + len;
+
+	r = pg_write("kpktgend_0", "rem_device_all");
+	if (r)
+		return pg_fail(&out, "kpktgend_0", "rem_device_all", r);
+	r = pg_write("kpktgend_0", "add_device %s", devfile);
+	if (r)
+		return pg_fail(&out, "kpktgend_0", "add_device", r);
+#define PG(...) do {							\
+		snprintf(cmd, sizeof(cmd), __VA_ARGS__);		\
+		r = pg_write(devfile, "%s", cmd);			\
+		if (r)							\
+			return pg_fail(&out, devfile, cmd, r);		\
+	} while (0)
+	PG("count %" PRIu64, count);
+	PG("clone_skb 0");
+	PG("pkt_size %d", pkt_size);
+	PG("burst %" PRIu64, burst);
+	PG("delay 0");
+	PG("%s %s", v6 ? "dst6" : "dst", addr);
+	if (*src && v6) {
+		PG("src6 %s", src);
+	} else if (*src) {
+		PG("src_min %s", src);
+		PG("src_max %s", src);
+	}
+	PG("dst_mac %s", macs);
+	PG("udp_dst_min %" PRIu64, port);
+	PG("udp_dst_max %" PRIu64, port);
+	PG("udp_src_min 9");
+	PG("udp_src_max 9");
+	/* A zero UDP checksum is illegal over IPv6: have pktgen fill it. */
+	if (v6)
+		PG("flag UDPCSUM");
+#undef PG
+
+	out_begin(&out);
+	counters_read(out.dev, &before);
+	t0 = now_ns();
+	r = pg_write("pgctrl", "start");	/* returns when pktgen is done */
+	wall = now_ns() - t0;
+	counters_read(out.dev, &after);
+	if (r)
+		return pg_fail(&out, "pgctrl", "start", r);
+
+	snprintf(cmd, sizeof(cmd), PKTGEN_DIR "/%s", devfile);
+	t = read_file(cmd, 1 << 14);
+	pg_write("kpktgend_0", "rem_device_all");
+	if (!t)
+		return out_fail(&out, "cannot read %s/%s: %s", PKTGEN_DIR, devfile, strerror(errno));
+	r = bg_parse_pktgen(t, &res);
+	free(t);
+	if (r)
+		return out_fail(&out, "pktgen left no parsable Result line in %s/%s",
+				PKTGEN_DIR, devfile);
+	json_object_object_add(out.o, "result_line", json_object_new_string(res.line));
+	if (!res.ok)
+		return out_fail(&out, "pktgen did not run: Result: %s", res.line);
+
+	json_object_object_add(out.o, "dst", json_object_new_string(addr));
+	json_object_object_add(out.o, "dst_mac", json_object_new_string(macs));
+	json_object_object_add(out.o, "src", *src ? json_object_new_string(src) : NULL);
+	json_object_object_add(out.o, "port", json_object_new_int64(port));
+	json_object_object_add(out.o, "len", json_object_new_int64(len));
+	json_object_object_add(out.o, "pkt_size", json_object_new_int64(res.pkt_size));
+	json_object_object_add(out.o, "burst", json_object_new_int64(burst));
+	json_object_object_add(out.o, "count", json_object_new_int64(count));
+	json_object_object_add(out.o, "sent", json_object_new_int64(res.sofar));
+	json_object_object_add(out.o, "elapsed_ns", json_object_new_int64(res.usec * 1000));
+	json_object_object_add(out.o, "wall_ns", json_object_new_int64(wall));
+	json_object_object_add(out.o, "rate_offered", json_object_new_int64(res.pps));
+	json_object_object_add(out.o, "errors", json_object_new_int64(res.errors));
+	counters_put(out.o, &before, &after);
+	printf("pktgen: %" PRIu64 " of %" PRIu64 " sent to %s (%s) in %.3f s, %" PRIu64
+	       " pps, %" PRIu64 " errors\n", res.sofar, count, addr, macs, res.usec / 1e6,
+	       res.pps, res.errors);
+	return out_done(&out);
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: " PROG " SUBCOMMAND [options] --json OUT\n"
+"\n"
+"  opens   N open()+close() of a file (the senders' events); --latency times\n"
+"          each datagram from the LSM hook to the NIC driver\n"
+"  sendto  the user-space reference: N send()s on a connected UDP socket\n"
+"  pktgen  the kernel's ceiling: N packets from pktgen\n"
+"  cost    per-open() cost over R timed rounds\n"
+"\n"
+"Each writes one JSON object to --json OUT and prints one line. Every JSON has\n"
+"\"clocksource\" and the deltas over the measured interval of\n"
+"udp_sndbuf_errors, udp6_sndbuf_errors, tx_dropped and qdisc_drops of --dev.\n"
+"'" PROG " SUBCOMMAND --help' for its options.\n"
+"Exit: 0 measured, 1 could not measure, 2 usage error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} cmds[] = {
+		{ "opens", cmd_opens }, { "sendto", cmd_sendto },
+		{ "pktgen", cmd_pktgen }, { "cost", cmd_cost },
+	};
+
+	/* 10 significant digits: ns and rates, without %.17g's noise. */
+	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (!strcmp(argv[1], cmds[i].name)) {
+			cur_cmd = cmds[i].name;
+			setvbuf(stdout, NULL, _IOLBF, 0);
+			return cmds[i].fn(argc - 1, argv + 1);
+		}
+	}
+	fprintf(stderr, "%s: unknown subcommand '%s'\n", PROG, argv[1]);
+	usage(stderr);
+	return 2;
+}
