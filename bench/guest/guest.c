@@ -867,7 +867,7 @@ static void pktgen_usage(FILE *f)
 {
 	fprintf(f,
 "usage: " PROG " pktgen --dev IF --dst ADDR --dst-mac MAC|auto --port P\n"
-"           --count N [--len L] [--burst B] --json OUT\n"
+"           --count N [--len L] [--burst B] [--delay NS] --json OUT\n"
 "\n"
 "The kernel's own ceiling on this NIC: N UDP packets from pktgen (built in,\n"
 "thread kpktgend_0), started with \"start\\n\" on " PKTGEN_DIR "/pgctrl, which\n"
@@ -880,7 +880,10 @@ static void pktgen_usage(FILE *f)
 "  --port P         UDP destination port\n"
 "  --count N        packets\n"
 "  --len L          UDP payload bytes, at least 16 (default 80)\n"
-"  --burst B        packets per xmit_more batch (default 64)\n"
+"  --burst B        packets per xmit_more batch (default 64). pktgen checks\n"
+"                   the count between batches, so it may send up to B-1 more\n"
+"  --delay NS       pktgen's gap between batches (default 0: the ceiling);\n"
+"                   with --burst 1, a paced run a slow receiver can follow\n"
 "  --json OUT       write the JSON result to OUT\n");
 }
 
@@ -933,13 +936,14 @@ static int cmd_pktgen(int argc, char **argv)
 		{ "count", required_argument, 0, 'n' },
 		{ "len", required_argument, 0, 'l' },
 		{ "burst", required_argument, 0, 'b' },
+		{ "delay", required_argument, 0, 'w' },
 		{ "json", required_argument, 0, 'j' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0 }
 	};
 	struct out out = { .dev = NULL };
 	const char *dst_text = NULL, *mac_text = NULL;
-	uint64_t port = 0, count = 0, len = 80, burst = 64, t0, wall;
+	uint64_t port = 0, count = 0, len = 80, burst = 64, delay = 0, t0, wall;
 	struct counters before, after;
 	struct bg_pktgen_result res;
 	struct bpfwire_addr dst;
@@ -962,6 +966,7 @@ static int cmd_pktgen(int argc, char **argv)
 				return 2;
 			break;
 		case 'b': if (opt_uint("--burst", optarg, 1, 1024, &burst)) return 2; break;
+		case 'w': if (opt_uint("--delay", optarg, 0, 1000000000, &delay)) return 2; break;
 		case 'j': out.json_path = optarg; break;
 		case 'h': pktgen_usage(stdout); return 0;
 		default: return usage_error("bad option");
@@ -1012,7 +1017,8 @@ static int cmd_pktgen(int argc, char **argv)
 		if (r)
 			return out_fail(&out, "cannot resolve the MAC of %s%s on %s: %s; "
 					"pass --dst-mac", nhs, ri.have_gw ? " (gateway)" : "",
-					out.dev, strerror(-r));
+					out.dev, r == -ENOENT ? "no neighbour answered within 3 s" :
+					strerror(-r));
 	}
 	bpfwire_fmt_mac(mac, macs, sizeof(macs));
 	/* pkt_size is the frame without FCS: Ethernet + IP + UDP + payload. */
@@ -1034,7 +1040,7 @@ static int cmd_pktgen(int argc, char **argv)
 	PG("clone_skb 0");
 	PG("pkt_size %d", pkt_size);
 	PG("burst %" PRIu64, burst);
-	PG("delay 0");
+	PG("delay %" PRIu64, delay);
 	PG("%s %s", v6 ? "dst6" : "dst", addr);
 	if (*src && v6) {
 		PG("src6 %s", src);
@@ -1082,6 +1088,7 @@ static int cmd_pktgen(int argc, char **argv)
 	json_object_object_add(out.o, "len", json_object_new_int64(len));
 	json_object_object_add(out.o, "pkt_size", json_object_new_int64(res.pkt_size));
 	json_object_object_add(out.o, "burst", json_object_new_int64(burst));
+	json_object_object_add(out.o, "delay_ns", json_object_new_int64(delay));
 	json_object_object_add(out.o, "count", json_object_new_int64(count));
 	json_object_object_add(out.o, "sent", json_object_new_int64(res.sofar));
 	json_object_object_add(out.o, "elapsed_ns", json_object_new_int64(res.usec * 1000));
