@@ -1319,6 +1319,42 @@ int lab_netem_tap(struct lab_run *r, const char *host, const char *iface, char *
 	return ret;
 }
 
+int lab_tap_stats(struct lab_run *r, const char *host, const char *iface, const char *path)
+{
+	const struct lab_guest *g = need_guest(r, host);
+	const struct lab_nic *nic;
+	char out[16384], tap[64];
+	char *argv[] = { "ip", "-s", "-j", "link", "show", "dev", tap, NULL };
+	int st;
+	FILE *f;
+
+	if (!g)
+		return -1;
+	nic = guest_nic(g, iface);
+	if (!nic) {
+		pr_warn("%s has no interface '%s'\n", host, iface);
+		return -1;
+	}
+	snprintf(tap, sizeof(tap), "%s", nic->tap);
+	out[0] = 0;
+	st = run_cmd(argv, r->netns, out, sizeof(out));
+	if (st) {
+		pr_warn("ip -s link show %s (%s %s) failed: %s\n", tap, host, iface, out);
+		return -1;
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		pr_warn("couldn't write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	st = fputs(out, f) < 0;
+	if (fclose(f) || st) {
+		pr_warn("couldn't write %s\n", path);
+		return -1;
+	}
+	return 0;
+}
+
 int lab_capture_start(struct lab_run *r, const char *segment)
 {
 	for (int s = 0; s < r->nsegments; s++) {

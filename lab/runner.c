@@ -270,6 +270,16 @@ static int run_step(struct runner *rn, int idx, json_object *js, char *why, size
 		if (ret)
 			snprintf(why, whylen, "could not set netem");
 		break;
+	case SCN_TAPSTATS: {
+		const struct lab_guest *g = lab_guest(rn->lab, st->host);
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", g ? g->dir : "?", text);
+		ret = lab_tap_stats(rn->lab, st->host, st->iface, path);
+		if (ret)
+			snprintf(why, whylen, "could not read the tap's counters into %s", path);
+		break;
+	}
 	case SCN_SLEEP: {
 		double end = now_s() + st->seconds;
 
@@ -558,6 +568,7 @@ static void step_what(const struct scn_step *st, char *out, size_t len)
 	case SCN_LINK:   snprintf(out, len, "%s %s %s%s", st->host, st->iface, st->up ? "up" : "down",
 				  st->bridge ? " (bridge port)" : ""); break;
 	case SCN_NETEM:  snprintf(out, len, "%s %s %s", st->host, st->iface, st->text); break;
+	case SCN_TAPSTATS: snprintf(out, len, "%s %s > %s", st->host, st->iface, st->text); break;
 	case SCN_SLEEP:  snprintf(out, len, "%.1f s", st->seconds); break;
 	case SCN_REPORT:
 	case SCN_STATS:  snprintf(out, len, "%s from %s:%s", st->id, st->host, st->text); break;

@@ -263,6 +263,17 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 		if (!*rest)
 			return fail(c, "netem needs arguments (e.g. 'loss 5%%' or 'off')");
 		st->text = strdup(rest);
+	} else if (strcmp(kw, "tapstats") == 0) {
+		st->op = SCN_TAPSTATS;
+		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
+		    copy_name(c, st->iface, sizeof(st->iface), word(&rest), "interface"))
+			return -1;
+		w = word(&rest);
+		if (!w || word(&rest))
+			return fail(c, "tapstats needs one file in the host's results share");
+		if (w[0] == '/' || strstr(w, ".."))
+			return fail(c, "'%s' must be relative to the host's results share", w);
+		st->text = strdup(w);
 	} else if (strcmp(kw, "sleep") == 0) {
 		st->op = SCN_SLEEP;
 		if (parse_seconds(c, word(&rest), &st->seconds, "sleep"))
@@ -442,7 +453,7 @@ const char *scenario_op_name(enum scn_op op)
 {
 	static const char *const names[] = {
 		[SCN_EXEC] = "exec", [SCN_SPAWN] = "spawn", [SCN_WAIT] = "wait",
-		[SCN_LINK] = "link", [SCN_NETEM] = "netem", [SCN_SLEEP] = "sleep",
+		[SCN_LINK] = "link", [SCN_NETEM] = "netem", [SCN_TAPSTATS] = "tapstats", [SCN_SLEEP] = "sleep",
 		[SCN_REPORT] = "report", [SCN_STATS] = "stats", [SCN_CHECK] = "check",
 	};
 

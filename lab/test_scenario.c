@@ -35,6 +35,8 @@ static const struct bad bads[] = {
 	{ "summary x\ntopology pair\nsleep 1 2\n", "t:3: unexpected '2' at end of line" },
 	{ "summary x\ntopology pair\nreport r receiver /etc/passwd\n", "t:3: '/etc/passwd' must be relative" },
 	{ "summary x\ntopology pair\nnetem sender eth0\n", "t:3: netem needs arguments" },
+	{ "summary x\ntopology pair\ntapstats sender eth0\n", "t:3: tapstats needs one file" },
+	{ "summary x\ntopology pair\ntapstats sender eth0 ../a.json\n", "t:3: '../a.json' must be relative" },
 	{ "summary x\ntopology p@ir\nsleep 1\n", "t:2: topology 'p@ir' has a character" },
 	{ "summary x\nsummary y\n", "t:2: a second 'summary'" },
 	{ "summary x\ntopology pair\ncheck rx.valid == 3\n", "t:3: 'rx.valid' names no earlier report or stats 'rx'" },
@@ -60,7 +62,7 @@ int main(int argc, char **argv)
 	char err[512];
 	char *x;
 
-	printf("1..%zu\n", (size_t)(argc - 1) + sizeof(bads) / sizeof(bads[0]) + 8);
+	printf("1..%zu\n", (size_t)(argc - 1) + sizeof(bads) / sizeof(bads[0]) + 9);
 	for (int i = 1; i < argc; i++) {
 		int r = scenario_parse(argv[i], NULL, s, err, sizeof(err));
 
@@ -110,6 +112,13 @@ int main(int argc, char **argv)
 	ok(r == 0 && !strcmp(s->steps[1].lhs, "rx.a - 2") && !strcmp(s->steps[1].cmp, "<=") &&
 	   !strcmp(s->steps[1].rhs, "rx.b + rx.c - 10"),
 	   "good file: %s", "check with sums on both sides");
+	scenario_free(s);
+
+	r = scenario_parse("tap", "summary s\ntopology pair\ntapstats receiver eth0 tap-1.json\n",
+			   s, err, sizeof(err));
+	ok(r == 0 && s->steps[0].op == SCN_TAPSTATS && !strcmp(s->steps[0].host, "receiver") &&
+	   !strcmp(s->steps[0].iface, "eth0") && !strcmp(s->steps[0].text, "tap-1.json"),
+	   "good file: %s", "tapstats receiver eth0 tap-1.json");
 	scenario_free(s);
 
 	x = scenario_expand("a ${SHARE}/b ${SHARE}", lookup, NULL, err, sizeof(err));
