@@ -8,6 +8,8 @@
  *   errors   any other send error (sender counters)
  *   queue    dropped by the sender's qdisc or driver (tc and tx_dropped
  *            deltas; an injected netem loss is a qdisc drop in the guest)
+ *   wire     dropped by the receiver's tap: the bridge had a frame the
+ *            receiver guest did not take (its TX drops, on the host)
  *   rx       dropped by the receiver's socket buffer
  * and "unaccounted" is what is left. It is reported, never folded away.
  */
@@ -26,7 +28,7 @@ struct rate_run {
 	bool ok;
 	double offered;		/* events/s at the sender */
 	double delivered_dps;	/* datagrams/s at the receiver, over its arrival span */
-	long events, delivered, eagain, errors, queue, rx_drop, unaccounted;
+	long events, delivered, eagain, errors, queue, wire, rx_drop, unaccounted;
 };
 
 struct lat {
@@ -42,7 +44,8 @@ struct path_res {
 	struct rate_run runs[MAXREP];
 	int nruns;
 	double offered_med, dps_med, dps_min, dps_max, off_min, off_max;
-	long tot_events, tot_delivered, tot_eagain, tot_errors, tot_queue, tot_rx, tot_unacc;
+	long tot_events, tot_delivered, tot_eagain, tot_errors, tot_queue, tot_wire, tot_rx,
+	     tot_unacc;
 	struct lat lat[2];
 	bool cost_ok;
 	double cost_med;
@@ -142,7 +145,9 @@ static int read_rate(const char *run, int m, int r, struct rate_run *rr, char *e
 	const struct bench_method *bm = &bench_methods[m];
 	int port = bench_rate_port(m, r);
 	char id[64], stats[80], rxn[80], key[96];
-	json_object *g, *rx, *st = NULL, *c = NULL;
+
+	memset(rr, 0, sizeof(*rr));
+	json_object *g, *rx, *st = NULL, *c = NULL, *tap[2];
 	double span;
 
 	snprintf(id, sizeof(id), "rate-%s-%d", bm->name, r);
@@ -154,15 +159,23 @@ static int read_rate(const char *run, int m, int r, struct rate_run *rr, char *e
 		st = load(run, "sender", stats);
 		c = sender_counters(st, port);
 	}
-	if (!g || !rx || (bench_is_bpf(bm) && !c)) {
+	for (int i = 0; i < 2; i++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "tap-%s-%d", id, i);
+		tap[i] = load(run, "receiver", name);
+	}
+	if (!g || !rx || (bench_is_bpf(bm) && !c) || !tap[0] || !tap[1]) {
 		snprintf(err, errlen, "%s: missing %s", id, !g ? "the sender's JSON" :
-			 !rx ? "the receiver's JSON" : "the agent's status");
+			 !rx ? "the receiver's JSON" : !tap[0] || !tap[1] ?
+			 "the receiver tap's counters" : "the agent's status");
 		goto fail;
 	}
 	memset(rr, 0, sizeof(*rr));
 	rr->offered = jnum(g, "rate_offered");
 	rr->queue = jlong(g, "qdisc_drops") + jlong(g, "tx_dropped");
 	rr->rx_drop = jlong(rx, "socket.drops");
+	rr->wire = jlong(tap[1], "0.stats64.tx.dropped") - jlong(tap[0], "0.stats64.tx.dropped");
 	switch (bm->kind) {
 	case BENCH_SENDTO:
 		rr->events = jlong(g, "count");
@@ -185,22 +198,21 @@ static int read_rate(const char *run, int m, int r, struct rate_run *rr, char *e
 	}
 	if (isnan(rr->offered)) {
 		snprintf(err, errlen, "%s: the sender's JSON has no rate_offered", id);
+		rr->ok = false;
 		goto fail;
 	}
 	span = jnum(rx, "arrival_span_s");
 	rr->delivered_dps = span > 0 ? rr->delivered / span : NAN;
 	rr->unaccounted = rr->events - rr->delivered - rr->eagain - rr->errors - rr->queue -
-			  rr->rx_drop;
+			  rr->wire - rr->rx_drop;
 	rr->ok = true;
-	json_object_put(g);
-	json_object_put(rx);
-	json_object_put(st);
-	return 0;
 fail:
 	json_object_put(g);
 	json_object_put(rx);
 	json_object_put(st);
-	return -1;
+	json_object_put(tap[0]);
+	json_object_put(tap[1]);
+	return rr->ok ? 0 : -1;
 }
 
 static int read_lat(const char *run, int m, int half, struct lat *l, char *err, size_t errlen)
@@ -264,6 +276,7 @@ static void summarise(struct path_res *pr)
 		pr->tot_eagain += rr->eagain;
 		pr->tot_errors += rr->errors;
 		pr->tot_queue += rr->queue;
+		pr->tot_wire += rr->wire;
 		pr->tot_rx += rr->rx_drop;
 		pr->tot_unacc += rr->unaccounted;
 	}
@@ -361,18 +374,18 @@ static void write_txt(FILE *f, const struct report *rp)
 	}
 
 	fprintf(f, "\nLoss: totals over the %d runs, by cause\n", p->repeats);
-	fprintf(f, "%-13s %9s %9s %7s %8s %7s %7s %6s %11s\n", "path", "events", "delivered",
-		"lost%", "EAGAIN", "errors", "queue", "rx", "unaccounted");
+	fprintf(f, "%-13s %9s %9s %7s %8s %7s %7s %7s %6s %11s\n", "path", "events", "delivered",
+		"lost%", "EAGAIN", "errors", "queue", "wire", "rx", "unaccounted");
 	for (int m = 0; m < bench_nmethods; m++) {
 		const struct path_res *pr = &rp->r[m];
 		long lost = pr->tot_events - pr->tot_delivered;
 
 		if (!have(rp, m))
 			continue;
-		fprintf(f, "%-13s %9ld %9ld %7.2f %8ld %7ld %7ld %6ld %11ld\n", bench_methods[m].name,
-			pr->tot_events, pr->tot_delivered,
+		fprintf(f, "%-13s %9ld %9ld %7.2f %8ld %7ld %7ld %7ld %6ld %11ld\n",
+			bench_methods[m].name, pr->tot_events, pr->tot_delivered,
 			pr->tot_events ? 100.0 * lost / pr->tot_events : 0, pr->tot_eagain,
-			pr->tot_errors, pr->tot_queue, pr->tot_rx, pr->tot_unacc);
+			pr->tot_errors, pr->tot_queue, pr->tot_wire, pr->tot_rx, pr->tot_unacc);
 	}
 
 	fprintf(f, "\nHook-to-wire latency, LSM hook entry to the driver's start_xmit (us)\n");
@@ -585,6 +598,7 @@ static json_object *build_json(const struct report *rp)
 			json_object_object_add(ro, "eagain", json_object_new_int64(rr->eagain));
 			json_object_object_add(ro, "errors", json_object_new_int64(rr->errors));
 			json_object_object_add(ro, "queue", json_object_new_int64(rr->queue));
+			json_object_object_add(ro, "wire", json_object_new_int64(rr->wire));
 			json_object_object_add(ro, "rx", json_object_new_int64(rr->rx_drop));
 			json_object_object_add(ro, "unaccounted", json_object_new_int64(rr->unaccounted));
 			json_object_array_add(runs, ro);
@@ -604,6 +618,7 @@ static json_object *build_json(const struct report *rp)
 		json_object_object_add(loss, "eagain", json_object_new_int64(pr->tot_eagain));
 		json_object_object_add(loss, "errors", json_object_new_int64(pr->tot_errors));
 		json_object_object_add(loss, "queue", json_object_new_int64(pr->tot_queue));
+		json_object_object_add(loss, "wire", json_object_new_int64(pr->tot_wire));
 		json_object_object_add(loss, "rx", json_object_new_int64(pr->tot_rx));
 		json_object_object_add(loss, "unaccounted", json_object_new_int64(pr->tot_unacc));
 		json_object_object_add(o, "loss_total", loss);

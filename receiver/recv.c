@@ -76,7 +76,7 @@ struct run {
 	struct pcap_stat pst;
 	int have_pst;
 	double t_start, t_end, t_last;	/* monotonic seconds */
-	uint64_t ts_first, ts_last;	/* capture stamps of counted frames */
+	uint64_t ts_first, ts_last;	/* first and last arrival, ns */
 	int interrupted;
 	const char *stop_reason;
 };
@@ -820,8 +820,16 @@ static void drain_socket(struct run *run)
 			}
 		}
 		/* MSG_TRUNC cannot happen: 64 KiB holds any UDP payload. */
-		bpfw_rx_socket(&run->rx, real_ns(), fam, src, sport, buf, (uint32_t)n);
+		uint64_t now_ns = real_ns();
+
+		bpfw_rx_socket(&run->rx, now_ns, fam, src, sport, buf, (uint32_t)n);
 		run->t_last = mono_now();
+		/* Without a capture the socket's reads are the arrival clock. */
+		if (!run->capture) {
+			if (!run->ts_first)
+				run->ts_first = now_ns;
+			run->ts_last = now_ns;
+		}
 	}
 }
 
