@@ -68,6 +68,7 @@ void sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg)
 	memcpy(cfg->dst_addr, o->dst.addr, 16);
 	cfg->dst_port = o->dst.port;
 	cfg->scope_id = o->dst.scope_id;
+	cfg->sndbuf = o->sndbuf;
 	if (o->bind.family) {
 		cfg->has_bind = 1;
 		memcpy(cfg->src_addr, o->bind.addr, 16);

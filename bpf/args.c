@@ -141,6 +141,27 @@ int bpfwire_parse_events(const char *s, __u32 *events, char *err, size_t errlen)
 	return 0;
 }
 
+/* The kernel refuses more than INT_MAX / 2 (it doubles the value). */
+#define SNDBUF_MAX	0x3fffffffu
+
+int bpfwire_parse_sndbuf(const char *s, __u32 *bytes, char *err, size_t errlen)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		ERR("bad --sndbuf '%s': need a number of bytes, 0..%u", s, SNDBUF_MAX);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end)
+		ERR("bad --sndbuf '%s': plain bytes only, no suffix", s);
+	if (errno || v > SNDBUF_MAX)
+		ERR("bad --sndbuf '%s': at most %u (INT_MAX / 2; the kernel doubles it)",
+		    s, SNDBUF_MAX);
+	*bytes = v;
+	return 0;
+}
+
 int bpfwire_parse_via(const char *s, enum bpfwire_via *via)
 {
 	if (!strcmp(s, "ksock"))
@@ -222,6 +243,10 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 "  --events exec,open     events to send (default: exec,open)\n"
 "  --path-prefix P        only paths starting with P (default: all)\n"
 "  --sender-id N          sender id on the wire (default: 1)\n"
+"  --sndbuf BYTES         ksock: size the socket's send buffer as SO_SNDBUFFORCE\n"
+"                         (the kernel doubles it; needs CAP_NET_ADMIN), so a\n"
+"                         burst loses fewer sends to EAGAIN (default 0: the\n"
+"                         net.core.wmem_default buffer)\n"
 "  --json                 status: machine-readable output\n"
 "  -v, --verbose          more output; libbpf's own output shows from -v\n"
 "  -h, --help             this text\n"
@@ -230,7 +255,7 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 }
 
 enum { OPT_VIA = 256, OPT_DST, OPT_BIND, OPT_DEV, OPT_EVENTS, OPT_PREFIX,
-       OPT_ID, OPT_MAC, OPT_JSON, OPT_DEV_UNCHECKED };
+       OPT_ID, OPT_MAC, OPT_JSON, OPT_DEV_UNCHECKED, OPT_SNDBUF };
 
 static const struct option long_opts[] = {
 	{ "via",	 required_argument, NULL, OPT_VIA },
@@ -242,6 +267,7 @@ static const struct option long_opts[] = {
 	{ "path-prefix", required_argument, NULL, OPT_PREFIX },
 	{ "sender-id",	 required_argument, NULL, OPT_ID },
 	{ "remote-mac",	 required_argument, NULL, OPT_MAC },
+	{ "sndbuf",	 required_argument, NULL, OPT_SNDBUF },
 	{ "json",	 no_argument,	    NULL, OPT_JSON },
 	{ "verbose",	 no_argument,	    NULL, 'v' },
 	{ "help",	 no_argument,	    NULL, 'h' },
@@ -251,7 +277,7 @@ static const struct option long_opts[] = {
 int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 		      char *err, size_t errlen)
 {
-	const char *mac = NULL, *events = NULL;
+	const char *mac = NULL, *events = NULL, *sndbuf = NULL;
 	int c, npos;
 	char *end;
 
@@ -301,6 +327,9 @@ int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 		case OPT_MAC:
 			mac = optarg;
 			break;
+		case OPT_SNDBUF:
+			sndbuf = optarg;
+			break;
 		case OPT_JSON:
 			o->json = 1;
 			break;
@@ -339,7 +368,7 @@ int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 				    o->only);
 		}
 		if (o->via || o->dst_text || o->bind_text || o->dev[0] || mac ||
-		    o->dev_unchecked)
+		    o->dev_unchecked || sndbuf)
 			ERR("%s takes no sender options; name the sender as in "
 			    "'%s ksock'", cmd, cmd);
 		return 0;
@@ -368,6 +397,11 @@ int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 		if (o->dev_unchecked)
 			ERR("--dev-unchecked is for --via netpoll only");
 	}
+	/* netpoll has no socket, ringbuf's is the agent's own */
+	if (sndbuf && o->via != BPFWIRE_VIA_KSOCK)
+		ERR("--sndbuf is for --via ksock only");
+	if (sndbuf && bpfwire_parse_sndbuf(sndbuf, &o->sndbuf, err, errlen))
+		return -1;
 	if (o->dev_unchecked && !o->dev[0])
 		ERR("--dev-unchecked needs --dev IFACE");
 	if (mac) {

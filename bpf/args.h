@@ -28,6 +28,7 @@ struct agent_opts {
 	__u32 events;			/* BPFWIRE_EVF_* */
 	char  prefix[BPFWIRE_PATH_MAX];
 	__u32 sender_id;
+	__u32 sndbuf;			/* --sndbuf BYTES, ksock; 0: default */
 	__u8  mac[6];
 	int   have_mac;
 	int   json;
@@ -46,6 +47,7 @@ int bpfwire_parse_addr(const char *s, int need_port, struct bpfwire_addr *a,
 int bpfwire_parse_mac(const char *s, __u8 mac[6]);
 int bpfwire_parse_events(const char *s, __u32 *events, char *err, size_t errlen);
 int bpfwire_parse_via(const char *s, enum bpfwire_via *via);
+int bpfwire_parse_sndbuf(const char *s, __u32 *bytes, char *err, size_t errlen);
 const char *bpfwire_via_name(__u32 via);
 void bpfwire_events_str(__u32 events, char *buf, size_t len);
 /* [v6%if]:port or v4:port; no port when port < 0 */

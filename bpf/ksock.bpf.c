@@ -75,6 +75,7 @@ int bpfwire_ksock_setup(void *ctx)
 	copts.family = cfg.family;
 	copts.type = SOCK_DGRAM;
 	copts.protocol = IPPROTO_UDP;
+	copts.sndbuf = cfg.sndbuf;	/* 0: the default buffer */
 	ks = bpf_ksock_create(&copts, sizeof(copts), &err);
 	if (!ks)
 		return err ? err : -ENOMEM;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* bpfwire-agent --via ksock: load, set up the kernel socket, attach, pin, exit. */
+#include <errno.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include "agent.h"
@@ -38,9 +39,11 @@ int install_ksock(const struct agent_opts *o)
 	if (rv) {
 		switch (skel->bss->setup_stage) {
 		case BPFWIRE_STAGE_CREATE:
-			pr_warn("couldn't create ksock (%s UDP): %s",
+			pr_warn("couldn't create ksock (%s UDP%s): %s%s",
 				o->dst.family == AF_INET ? "AF_INET" : "AF_INET6",
-				errstr(rv));
+				o->sndbuf ? ", --sndbuf" : "", errstr(rv),
+				rv == -EPERM && o->sndbuf ?
+				" (--sndbuf needs CAP_NET_ADMIN)" : "");
 			break;
 		case BPFWIRE_STAGE_BIND:
 			bpfwire_fmt_addr(&o->bind, o->bind.port, src, sizeof(src));
@@ -63,10 +66,13 @@ int install_ksock(const struct agent_opts *o)
 	ret = 0;
 	{
 		char ev[16];
+		char sb[32] = "";
 
 		bpfwire_events_str(o->events, ev, sizeof(ev));
-		printf("bpfwire-agent: ksock sender %u installed: %s -> %s, pinned at %s\n",
-		       o->sender_id, ev, dst, s.dir);
+		if (o->sndbuf)
+			snprintf(sb, sizeof(sb), ", sndbuf %u", o->sndbuf);
+		printf("bpfwire-agent: ksock sender %u installed: %s -> %s%s, pinned at %s\n",
+		       o->sender_id, ev, dst, sb, s.dir);
 	}
 out:
 	if (ret)

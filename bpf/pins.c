@@ -163,6 +163,9 @@ static json_object *status_json(const char *dir, const struct status *st)
 	json_object_object_add(o, "events", ev);
 	json_object_object_add(o, "path_prefix",
 			       json_object_new_string_len(c->prefix, c->prefix_len));
+	/* ksock only: 0 is the default buffer (net.core.wmem_default) */
+	json_object_object_add(o, "sndbuf", st->info.via == BPFWIRE_VIA_KSOCK ?
+			       json_object_new_int64(c->sndbuf) : NULL);
 	json_object_object_add(o, "installed_unix", json_object_new_int64(st->info.installed_unix));
 	json_object_object_add(o, "agent_pid", st->info.agent_pid ?
 			       json_object_new_int64(st->info.agent_pid) : NULL);
@@ -206,6 +209,8 @@ static void status_text(const char *dir, const struct status *st)
 		bpfwire_fmt_mac(c->remote_mac, mac, sizeof(mac));
 		printf(" on %s via %s", c->dev, mac);
 	}
+	if (st->info.via == BPFWIRE_VIA_KSOCK && c->sndbuf)
+		printf(", sndbuf %u", c->sndbuf);
 	printf(", prefix '%.*s' (%s)\n", (int)c->prefix_len, c->prefix, dir);
 	if (st->info.via == BPFWIRE_VIA_RINGBUF)
 		printf("  agent %u %s, queued %llu\n", st->info.agent_pid,

@@ -38,6 +38,7 @@ struct bpfwire_cfg {
 	__u16 src_port;		/* host order; 0: ephemeral (ksock) */
 	__u32 scope_id;		/* ifindex for link-local IPv6, else 0 */
 	__u32 has_bind;		/* 1: bind to src_addr:src_port (ksock) */
+	__u32 sndbuf;		/* ksock: bpf_ksock_create_opts.sndbuf (0004); 0: default */
 	char  dev[16];		/* netpoll device */
 	__u8  remote_mac[6];	/* netpoll next hop */
 	__u8  pad[2];

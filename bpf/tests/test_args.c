@@ -103,6 +103,20 @@ int main(void)
 	ASSERT_EQ(o.events, BPFWIRE_EVF_OPEN, "events");
 	ASSERT_STREQ(o.prefix, "/tmp/bw/", "prefix");
 	ASSERT_EQ(o.verbose, 1, "-v");
+	ASSERT_EQ(o.sndbuf, 0, "no --sndbuf: the default buffer");
+
+	/* --sndbuf (patch 0004): plain bytes, up to INT_MAX / 2 */
+	ASSERT_OK(CLI(&o, err, "--via", "ksock", "--dst", "192.0.2.2:7000",
+		      "--sndbuf", "8388608"), "--sndbuf 8388608");
+	ASSERT_EQ(o.sndbuf, 8388608, "sndbuf bytes");
+	ASSERT_OK(CLI(&o, err, "--sndbuf", "1073741823", "--via", "ksock", "--dst",
+		      "192.0.2.2:7000"), "--sndbuf INT_MAX/2, before --via");
+	ASSERT_EQ(o.sndbuf, 1073741823, "sndbuf at the bound");
+	ASSERT_OK(CLI(&o, err, "--via", "ksock", "--dst", "192.0.2.2:7000",
+		      "--sndbuf", "0"), "--sndbuf 0");
+	ASSERT_EQ(o.sndbuf, 0, "--sndbuf 0 is the default");
+	ASSERT_OK(bpfwire_parse_sndbuf("65536", &ev, err, sizeof(err)), "parse sndbuf 65536");
+	ASSERT_EQ(ev, 65536, "parsed sndbuf");
 
 	ASSERT_OK(CLI(&o, err, "--via", "netpoll", "--dst", "192.0.2.2:7000", "--dev", "lo",
 		      "--remote-mac", "02:00:00:00:00:02"), "netpoll CLI");
@@ -153,6 +167,21 @@ int main(void)
 		"--bind", "[2001:db8::1]:1");
 	CLI_BAD("bad --sender-id", "--via", "ksock", "--dst", "192.0.2.2:7000",
 		"--sender-id", "4294967296");
+	CLI_BAD("at most 1073741823", "--via", "ksock", "--dst", "192.0.2.2:7000",
+		"--sndbuf", "1073741824");
+	CLI_BAD("at most 1073741823", "--via", "ksock", "--dst", "192.0.2.2:7000",
+		"--sndbuf", "99999999999999999999");
+	CLI_BAD("plain bytes only, no suffix", "--via", "ksock", "--dst",
+		"192.0.2.2:7000", "--sndbuf", "8M");
+	CLI_BAD("need a number of bytes", "--via", "ksock", "--dst",
+		"192.0.2.2:7000", "--sndbuf", "-1");
+	CLI_BAD("need a number of bytes", "--via", "ksock", "--dst",
+		"192.0.2.2:7000", "--sndbuf", "");
+	CLI_BAD("--sndbuf is for --via ksock only", "--via", "netpoll", "--dst",
+		"192.0.2.2:7000", "--sndbuf", "65536");
+	CLI_BAD("--sndbuf is for --via ksock only", "--via", "ringbuf", "--dst",
+		"192.0.2.2:7000", "--sndbuf", "65536");
+	CLI_BAD("takes no sender options", "status", "--sndbuf", "65536");
 	CLI_BAD("unknown command 'stop'", "stop");
 	CLI_BAD("takes no sender options", "status", "--via", "ksock");
 	CLI_BAD("bad sender 'tcp'", "unload", "tcp");
