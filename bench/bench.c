@@ -41,6 +41,8 @@ static const char usage[] =
 "  --cost-count N     opens per cost round (default 2000; 5 rounds)\n"
 "  --sndbuf BYTES     the remedy's ksock send buffer (default 8388608)\n"
 "  --netem-loss PCT   netem loss on the sender's eth0, to show the loss counted\n"
+"  --txqueuelen N     the sender's eth0 queue (default 1000): a larger send\n"
+"                     buffer moves a burst's overflow there\n"
 "  --paths LIST       comma-separated subset of the paths\n"
 "  --results DIR      default BUILD/results/bench-YYYYmmdd-HHMMSS\n"
 "  --accel auto|kvm|tcg\n"
@@ -159,6 +161,7 @@ int main(int argc, char **argv)
 		{ "sndbuf", required_argument, NULL, 's' },
 		{ "netem-loss", required_argument, NULL, 'n' },
 		{ "paths", required_argument, NULL, 'p' },
+		{ "txqueuelen", required_argument, NULL, 'q' },
 		{ "results", required_argument, NULL, 'R' },
 		{ "accel", required_argument, NULL, 'a' },
 		{ "allow-debug", no_argument, NULL, 'D' },
@@ -233,6 +236,11 @@ int main(int argc, char **argv)
 		case 'p':
 			if (parse_paths(optarg, &p.methods))
 				return 2;
+			break;
+		case 'q':
+			if (parse_int("txqueuelen", optarg, 1, 1000000, &v))
+				return 2;
+			p.txqueuelen = (int)v;
 			break;
 		case 'R':
 			results = optarg;

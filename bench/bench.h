@@ -42,6 +42,7 @@ struct bench_params {
 	int cost_repeats;
 	long sndbuf;		/* the remedy's --sndbuf */
 	double netem_loss;	/* percent, 0: none */
+	int txqueuelen;		/* the sender's eth0, 0: the default (1000) */
 	unsigned methods;	/* bit i: bench_methods[i] */
 };
 

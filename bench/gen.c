@@ -191,6 +191,8 @@ int bench_write_scenario(FILE *f, const struct bench_params *p, const char *path
 		"current_clocksource > ${SHARE}/clocksource && uname -r > ${SHARE}/uname\n");
 	/* Resolve the receiver's MAC now, so no run pays for ARP. */
 	fprintf(f, "exec sender -- busybox ping -c 1 -W 5 " DST " > /dev/null\n");
+	if (p->txqueuelen)
+		fprintf(f, "exec sender -- /usr/sbin/ip link set eth0 txqueuelen %d\n", p->txqueuelen);
 	if (p->netem_loss > 0)
 		fprintf(f, "netem sender eth0 loss %g%%\n", p->netem_loss);
 
@@ -210,7 +212,7 @@ int bench_write_scenario(FILE *f, const struct bench_params *p, const char *path
 }
 
 #define PARAMS(X) X(count) X(repeats) X(lat_low_rate) X(lat_low_count) \
-	X(lat_half_count) X(cost_count) X(cost_repeats)
+	X(lat_half_count) X(cost_count) X(cost_repeats) X(txqueuelen)
 
 int bench_params_save(const char *run, const struct bench_params *p)
 {

@@ -618,7 +618,9 @@ static void cost_usage(FILE *f)
 "\n"
 "R rounds of N open(FILE, O_RDONLY)+close(), each timed: what one open()\n"
 "costs. Run it with no sender and with each sender; the difference is what\n"
-"the sender adds to every event.\n"
+"the sender adds to every event. Then N more opens per round, each timed on\n"
+"its own: their median (call_p50_ns) is the syscall's own cost, without the\n"
+"time other tasks (the ringbuf agent) take from the loop.\n"
 "\n"
 "  --path FILE    the file to open (must exist)\n"
 "  --count N      opens per round\n"
@@ -640,7 +642,7 @@ static int cmd_cost(int argc, char **argv)
 	};
 	struct out out = { .dev = "eth0" };
 	const char *path = NULL;
-	uint64_t count = 0, repeats = 5, errors = 0, total = 0;
+	uint64_t count = 0, repeats = 5, errors = 0, total = 0, *calls;
 	struct counters before, after;
 	struct json_object *rounds;
 	double *per, *sorted;
@@ -670,7 +672,8 @@ static int cmd_cost(int argc, char **argv)
 
 	per = calloc(repeats, sizeof(*per));
 	sorted = calloc(repeats, sizeof(*sorted));
-	if (!per || !sorted)
+	calls = calloc(count * repeats, sizeof(*calls));
+	if (!per || !sorted || !calls)
 		return out_fail(&out, "out of memory");
 	out_begin(&out);
 	counters_read(out.dev, &before);
@@ -681,7 +684,18 @@ static int cmd_cost(int argc, char **argv)
 		errors += e;
 		total += elapsed;
 		per[r] = (double)elapsed / count;
+		for (uint64_t i = 0; i < count; i++) {
+			uint64_t t0 = now_ns();
+			int fd = open(path, O_RDONLY);
+
+			if (fd < 0)
+				errors++;
+			else
+				close(fd);
+			calls[r * count + i] = now_ns() - t0;
+		}
 	}
+	bg_sort_u64(calls, count * repeats);
 	counters_read(out.dev, &after);
 
 	memcpy(sorted, per, repeats * sizeof(*per));
@@ -704,6 +718,10 @@ static int cmd_cost(int argc, char **argv)
 	json_object_object_add(out.o, "median", json_object_new_double(sorted[(repeats + 1) / 2 - 1]));
 	json_object_object_add(out.o, "max", json_object_new_double(sorted[repeats - 1]));
 	json_object_object_add(out.o, "elapsed_ns", json_object_new_int64(total));
+	json_object_object_add(out.o, "call_p50_ns", json_object_new_int64(
+		bg_percentile(calls, count * repeats, 50)));
+	json_object_object_add(out.o, "call_p90_ns", json_object_new_int64(
+		bg_percentile(calls, count * repeats, 90)));
 	json_object_object_add(out.o, "open_errors", json_object_new_int64(errors));
 	counters_put(out.o, &before, &after);
 	printf("cost: %" PRIu64 " x %" PRIu64 " opens, ns/open min %.0f median %.0f max %.0f, "
@@ -711,6 +729,7 @@ static int cmd_cost(int argc, char **argv)
 	       sorted[repeats - 1], errors);
 	free(per);
 	free(sorted);
+	free(calls);
 	return out_done(&out);
 }
 

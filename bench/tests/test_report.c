@@ -129,9 +129,9 @@ static void make_run(void)
 	put("hosts/sender/lat-half-ringbuf.json", "{ \"rate_offered\": 1000, \"latency\": { \"samples\": 3,"
 	    " \"expected\": 3, \"p50_ns\": 250, \"p99_ns\": 300, \"max_ns\": 300, \"ns\": [300, 250, 200] } }");
 
-	put("hosts/sender/cost-none.json", "{ \"median\": 1000 }");
-	put("hosts/sender/cost-ksock.json", "{ \"median\": 31000 }");
-	put("hosts/sender/cost-ringbuf.json", "{ \"median\": 4000 }");
+	put("hosts/sender/cost-none.json", "{ \"median\": 1000, \"call_p50_ns\": 900 }");
+	put("hosts/sender/cost-ksock.json", "{ \"median\": 31000, \"call_p50_ns\": 20900 }");
+	put("hosts/sender/cost-ringbuf.json", "{ \"median\": 4000, \"call_p50_ns\": 2900 }");
 }
 
 int main(void)
@@ -168,6 +168,8 @@ int main(void)
 	ASSERT_EQ(flag(b, "targets.ksock_p99_over_ringbuf_p99_half.met"), false, "0.67 > 1/3");
 	ASSERT_EQ(num(b, "cost.ksock.added_ns"), 30000, "ksock adds 30 us per open");
 	ASSERT_EQ(num(b, "cost.ksock.x_ringbuf"), 10, "ksock costs 10x the ringbuf");
+	ASSERT_EQ(num(b, "cost.ksock.call_added_ns"), 20000, "ksock adds 20 us to the syscall");
+	ASSERT_EQ(num(b, "targets.ksock_syscall_cost_x_ringbuf.value"), 10, "syscall: 20000 / 2000");
 	ASSERT_EQ(flag(b, "kernel.lockdep"), false, "kernel flavour read from kernel-config");
 	tap_ok(file_has("bench.txt", "unaccounted"), "bench.txt has the loss table", "no");
 	tap_ok(file_has("bench.txt", "accel tcg"), "bench.txt names the accel", "no");
