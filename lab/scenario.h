@@ -11,7 +11,7 @@
 
 #define SCN_NAME_MAX	63
 #define SCN_ID_MAX	31
-#define SCN_MAX_STEPS	256
+#define SCN_MAX_STEPS	1024	/* the benchmark writes about 330 */
 
 enum scn_op {
 	SCN_EXEC,	/* exec HOST [expect N] -- CMD */
