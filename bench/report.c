@@ -48,7 +48,7 @@ struct path_res {
 	     tot_unacc;
 	struct lat lat[2];
 	double cost_med;	/* loop: ns per open, other tasks' time included */
-	double cost_call;	/* median of singly timed opens: the syscall's own */
+	double cost_call;	/* mean of singly timed opens: the syscall's own */
 };
 
 struct report {
@@ -256,7 +256,7 @@ static int read_cost(const char *run, const char *name, double *med, double *cal
 	snprintf(id, sizeof(id), "cost-%s", name);
 	g = load(run, "sender", id);
 	*med = jnum(g, "median");
-	*call = jnum(g, "call_p50_ns");
+	*call = jnum(g, "call_mean_ns");
 	json_object_put(g);
 	return isnan(*med) || isnan(*call) ? -1 : 0;
 }
@@ -404,7 +404,7 @@ static void write_txt(FILE *f, const struct report *rp)
 			hi->p99 / 1e3, hi->max / 1e3);
 	}
 
-	fprintf(f, "\nAdded cost per hooked open(): the syscall's own (median of %d singly timed\n"
+	fprintf(f, "\nAdded cost per hooked open(): the syscall's own (mean of %d singly timed\n"
 		"opens), and per event in a loop (median of %d rounds of %d; includes the time\n"
 		"other tasks, such as the ringbuf agent, take from the loop's CPU)\n",
 		p->cost_repeats * p->cost_count, p->cost_repeats, p->cost_count);
@@ -645,7 +645,7 @@ static json_object *build_json(const struct report *rp)
 			json_object_object_add(c, "ns_per_open", jd(pr->cost_med));
 			json_object_object_add(c, "added_ns", jd(add));
 			json_object_object_add(c, "x_ringbuf", jd(rbadd > 0 ? add / rbadd : NAN));
-			json_object_object_add(c, "call_p50_ns", jd(pr->cost_call));
+			json_object_object_add(c, "call_mean_ns", jd(pr->cost_call));
 			json_object_object_add(c, "call_added_ns", jd(cadd));
 			json_object_object_add(c, "call_x_ringbuf", jd(rbcadd > 0 ? cadd / rbcadd : NAN));
 			json_object_object_add(cost, bench_methods[m].name, c);
@@ -655,7 +655,7 @@ static json_object *build_json(const struct report *rp)
 		json_object *c = json_object_new_object();
 
 		json_object_object_add(c, "ns_per_open", jd(rp->cost_none));
-		json_object_object_add(c, "call_p50_ns", jd(rp->cost_none_call));
+		json_object_object_add(c, "call_mean_ns", jd(rp->cost_none_call));
 		json_object_object_add(cost, "none", c);
 	}
 	json_object_object_add(root, "rate", rate);

@@ -619,8 +619,10 @@ static void cost_usage(FILE *f)
 "R rounds of N open(FILE, O_RDONLY)+close(), each timed: what one open()\n"
 "costs. Run it with no sender and with each sender; the difference is what\n"
 "the sender adds to every event. Then N more opens per round, each timed on\n"
-"its own: their median (call_p50_ns) is the syscall's own cost, without the\n"
-"time other tasks (the ringbuf agent) take from the loop.\n"
+"its own: their mean (call_mean_ns) is the syscall's own cost, without the\n"
+"time other tasks (the ringbuf agent) take between calls. The median alone\n"
+"would hide the expensive calls (a virtio kick costs far more than a send\n"
+"that finds the device busy).\n"
 "\n"
 "  --path FILE    the file to open (must exist)\n"
 "  --count N      opens per round\n"
@@ -696,6 +698,14 @@ static int cmd_cost(int argc, char **argv)
 		}
 	}
 	bg_sort_u64(calls, count * repeats);
+	{
+		long double sum = 0;
+
+		for (uint64_t i = 0; i < count * repeats; i++)
+			sum += calls[i];
+		json_object_object_add(out.o, "call_mean_ns",
+				       json_object_new_double((double)(sum / (count * repeats))));
+	}
 	counters_read(out.dev, &after);
 
 	memcpy(sorted, per, repeats * sizeof(*per));

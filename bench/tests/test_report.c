@@ -129,9 +129,9 @@ static void make_run(void)
 	put("hosts/sender/lat-half-ringbuf.json", "{ \"rate_offered\": 1000, \"latency\": { \"samples\": 3,"
 	    " \"expected\": 3, \"p50_ns\": 250, \"p99_ns\": 300, \"max_ns\": 300, \"ns\": [300, 250, 200] } }");
 
-	put("hosts/sender/cost-none.json", "{ \"median\": 1000, \"call_p50_ns\": 900 }");
-	put("hosts/sender/cost-ksock.json", "{ \"median\": 31000, \"call_p50_ns\": 20900 }");
-	put("hosts/sender/cost-ringbuf.json", "{ \"median\": 4000, \"call_p50_ns\": 2900 }");
+	put("hosts/sender/cost-none.json", "{ \"median\": 1000, \"call_mean_ns\": 900 }");
+	put("hosts/sender/cost-ksock.json", "{ \"median\": 31000, \"call_mean_ns\": 20900 }");
+	put("hosts/sender/cost-ringbuf.json", "{ \"median\": 4000, \"call_mean_ns\": 2900 }");
 }
 
 int main(void)
