@@ -47,12 +47,14 @@ int bench_cost_port(int method)
 /*
  * Socket only: under TCG a receiver that also captures falls behind sooner.
  * The ready-file wait: the receiver must listen before the first event. The
- * tap's counters before and after: what the bridge could not hand to the
- * receiver guest is the tap's TX drops.
+ * taps' counters before and after: frames the host could not take from the
+ * sender are its tap's RX drops, frames the bridge could not hand to the
+ * receiver guest the receiver tap's TX drops.
  */
 static void rx_start(FILE *f, const char *id, int port, int timeout)
 {
 	fprintf(f, "tapstats receiver eth0 tap-%s-0.json\n", id);
+	fprintf(f, "tapstats sender eth0 tap-%s-0.json\n", id);
 	fprintf(f, "spawn rx-%s receiver -- " RECV " --port %d "
 		"--accept-csum-partial --allow-invalid --max-loss any --max-dup any "
 		"--max-reorder any --until-idle 4 --timeout %d --json ${SHARE}/rx-%s.json "
@@ -65,6 +67,7 @@ static void rx_wait(FILE *f, const char *id, int timeout)
 {
 	fprintf(f, "wait rx-%s timeout %d\n", id, timeout);
 	fprintf(f, "tapstats receiver eth0 tap-%s-1.json\n", id);
+	fprintf(f, "tapstats sender eth0 tap-%s-1.json\n", id);
 }
 
 static void sender_install(FILE *f, const struct bench_params *p, int m, const char *id,

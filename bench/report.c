@@ -8,8 +8,9 @@
  *   errors   any other send error (sender counters)
  *   queue    dropped by the sender's qdisc or driver (tc and tx_dropped
  *            deltas; an injected netem loss is a qdisc drop in the guest)
- *   wire     dropped by the receiver's tap: the bridge had a frame the
- *            receiver guest did not take (its TX drops, on the host)
+ *   wire     dropped on the host between the guests: the sender tap's RX
+ *            drops and the receiver tap's TX drops (a frame the receiver
+ *            guest did not take)
  *   rx       dropped by the receiver's socket buffer
  * and "unaccounted" is what is left. It is reported, never folded away.
  */
@@ -146,7 +147,7 @@ static int read_rate(const char *run, int m, int r, struct rate_run *rr, char *e
 	char id[64], stats[80], rxn[80], key[96];
 
 	memset(rr, 0, sizeof(*rr));
-	json_object *g, *rx, *st = NULL, *c = NULL, *tap[2];
+	json_object *g, *rx, *st = NULL, *c = NULL, *tap[2], *stap[2];
 	double span;
 
 	snprintf(id, sizeof(id), "rate-%s-%d", bm->name, r);
@@ -163,18 +164,20 @@ static int read_rate(const char *run, int m, int r, struct rate_run *rr, char *e
 
 		snprintf(name, sizeof(name), "tap-%s-%d", id, i);
 		tap[i] = load(run, "receiver", name);
+		stap[i] = load(run, "sender", name);
 	}
-	if (!g || !rx || (bench_is_bpf(bm) && !c) || !tap[0] || !tap[1]) {
+	if (!g || !rx || (bench_is_bpf(bm) && !c) || !tap[0] || !tap[1] || !stap[0] || !stap[1]) {
 		snprintf(err, errlen, "%s: missing %s", id, !g ? "the sender's JSON" :
-			 !rx ? "the receiver's JSON" : !tap[0] || !tap[1] ?
-			 "the receiver tap's counters" : "the agent's status");
+			 !rx ? "the receiver's JSON" : !tap[0] || !tap[1] || !stap[0] || !stap[1] ?
+			 "a tap's counters" : "the agent's status");
 		goto fail;
 	}
 	memset(rr, 0, sizeof(*rr));
 	rr->offered = jnum(g, "rate_offered");
 	rr->queue = jlong(g, "qdisc_drops") + jlong(g, "tx_dropped");
 	rr->rx_drop = jlong(rx, "socket.drops");
-	rr->wire = jlong(tap[1], "0.stats64.tx.dropped") - jlong(tap[0], "0.stats64.tx.dropped");
+	rr->wire = jlong(tap[1], "0.stats64.tx.dropped") - jlong(tap[0], "0.stats64.tx.dropped") +
+		   jlong(stap[1], "0.stats64.rx.dropped") - jlong(stap[0], "0.stats64.rx.dropped");
 	switch (bm->kind) {
 	case BENCH_SENDTO:
 		rr->events = jlong(g, "count");
@@ -210,8 +213,10 @@ fail:
 	json_object_put(g);
 	json_object_put(rx);
 	json_object_put(st);
-	json_object_put(tap[0]);
-	json_object_put(tap[1]);
+	for (int i = 0; i < 2; i++) {
+		json_object_put(tap[i]);
+		json_object_put(stap[i]);
+	}
 	return rr->ok ? 0 : -1;
 }
 
