@@ -86,21 +86,6 @@ static int parse_paths(const char *s, unsigned *mask)
 	return *mask ? 0 : -1;
 }
 
-static bool kernel_has_lockdep(const char *config)
-{
-	char line[256];
-	bool on = false;
-	FILE *f = fopen(config, "r");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (!strcmp(line, "CONFIG_LOCKDEP=y\n"))
-			on = true;
-	fclose(f);
-	return on;
-}
-
 static int copy_file(const char *from, const char *to)
 {
 	char buf[65536];
@@ -289,7 +274,7 @@ int main(int argc, char **argv)
 			"and build first)\n", BPFWIRE_BUILD_ROOT);
 		return 1;
 	}
-	if (kernel_has_lockdep(config) && !allow_debug) {
+	if (bench_config_has_lockdep(config) && !allow_debug) {
 		fprintf(stderr, "bpfwire-bench: %s is the debug flavour (lockdep), which distorts the "
 			"ratios.\nUse ./run bench, or: meson setup build-bench -Dkernel_debug=false && "
 			"ninja -C build-bench && build-bench/bench/bpfwire-bench\n(--allow-debug runs "

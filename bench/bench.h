@@ -54,6 +54,9 @@ int bench_cost_port(int method);
 /* Writes the scenario the lab runs (see bench.c). */
 int bench_write_scenario(FILE *f, const struct bench_params *p, const char *path);
 
+/* A kernel .config with CONFIG_LOCKDEP=y: the debug flavour. */
+bool bench_config_has_lockdep(const char *path);
+
 int bench_params_save(const char *run, const struct bench_params *p);
 int bench_params_load(const char *run, struct bench_params *p, char *err, size_t errlen);
 

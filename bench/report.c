@@ -731,15 +731,12 @@ static void print_targets(FILE *f, json_object *root)
 	}
 }
 
-static bool kernel_lockdep(const char *run)
+bool bench_config_has_lockdep(const char *path)
 {
-	char path[4096], line[256];
+	char line[256];
 	bool on = false;
-	FILE *f;
+	FILE *f = fopen(path, "r");
 
-	/* Written by bpfwire-bench from BUILD/kernel/config before the run. */
-	snprintf(path, sizeof(path), "%s/kernel-config", run);
-	f = fopen(path, "r");
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f))
@@ -780,7 +777,10 @@ int bench_report(const char *run, FILE *out, char *err, size_t errlen)
 	json_object_put(sum);
 	read_text(run, "uname", rp->uname, sizeof(rp->uname));
 	read_text(run, "clocksource", rp->clocksource, sizeof(rp->clocksource));
-	rp->lockdep = kernel_lockdep(run);
+	/* bpfwire-bench copies BUILD/kernel/config there before the run. */
+	snprintf(path, sizeof(path), "%s/kernel-config", run);
+	rp->lockdep = bench_config_has_lockdep(path);
+	snprintf(path, sizeof(path), "%s/summary.json", run);
 	{
 		/* The run's date: summary.json is written when the lab run ends. */
 		struct stat sb;

@@ -1125,6 +1125,20 @@ static const struct lab_guest *need_guest(const struct lab_run *r, const char *h
 	return g;
 }
 
+/* HOST's NIC IFACE, or NULL after saying which is missing. */
+static const struct lab_nic *need_nic(const struct lab_run *r, const char *host,
+				      const char *iface, const struct lab_guest **gp)
+{
+	const struct lab_guest *g = need_guest(r, host);
+	const struct lab_nic *nic = g ? guest_nic(g, iface) : NULL;
+
+	if (g && !nic)
+		pr_warn("%s has no interface '%s'\n", host, iface);
+	if (gp)
+		*gp = g;
+	return nic;
+}
+
 static int guest_qga(const struct lab_run *r, const struct lab_guest *g, struct qga *q)
 {
 	int ret;
@@ -1217,19 +1231,14 @@ int lab_wait(struct lab_run *r, const char *host, long pid, int timeout_ms,
 
 int lab_link(struct lab_run *r, const char *host, const char *iface, bool up, enum link_how how)
 {
-	const struct lab_guest *g = need_guest(r, host);
-	const struct lab_nic *nic;
+	const struct lab_guest *g;
+	const struct lab_nic *nic = need_nic(r, host, iface, &g);
 	char err[1024];
 	struct qmp q;
 	int ret;
 
-	if (!g)
+	if (!nic)
 		return -1;
-	nic = guest_nic(g, iface);
-	if (!nic) {
-		pr_warn("%s has no interface '%s'\n", host, iface);
-		return -1;
-	}
 	if (how == LINK_BRIDGE_PORT) {
 		char *argv[] = { "ip", "link", "set", "dev", (char *)nic->tap, up ? "up" : "down", NULL };
 
@@ -1291,19 +1300,13 @@ int lab_netem(struct lab_run *r, const char *host, const char *iface, char *cons
 
 int lab_netem_tap(struct lab_run *r, const char *host, const char *iface, char *const args[])
 {
-	const struct lab_guest *g = need_guest(r, host);
-	const struct lab_nic *nic;
+	const struct lab_nic *nic = need_nic(r, host, iface, NULL);
 	struct argv a = { 0 };
 	char err[1024];
 	int ret;
 
-	if (!g)
+	if (!nic)
 		return -1;
-	nic = guest_nic(g, iface);
-	if (!nic) {
-		pr_warn("%s has no interface '%s'\n", host, iface);
-		return -1;
-	}
 	arg(&a, "tc"); arg(&a, "qdisc");
 	if (!args) {
 		arg(&a, "del"); arg(&a, "dev"); arg(&a, "%s", nic->tap); arg(&a, "root");
@@ -1321,20 +1324,14 @@ int lab_netem_tap(struct lab_run *r, const char *host, const char *iface, char *
 
 int lab_tap_stats(struct lab_run *r, const char *host, const char *iface, const char *path)
 {
-	const struct lab_guest *g = need_guest(r, host);
-	const struct lab_nic *nic;
+	const struct lab_nic *nic = need_nic(r, host, iface, NULL);
 	char out[16384], tap[64];
 	char *argv[] = { "ip", "-s", "-j", "link", "show", "dev", tap, NULL };
 	int st;
 	FILE *f;
 
-	if (!g)
+	if (!nic)
 		return -1;
-	nic = guest_nic(g, iface);
-	if (!nic) {
-		pr_warn("%s has no interface '%s'\n", host, iface);
-		return -1;
-	}
 	snprintf(tap, sizeof(tap), "%s", nic->tap);
 	out[0] = 0;
 	st = run_cmd(argv, r->netns, out, sizeof(out));

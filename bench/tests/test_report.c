@@ -29,7 +29,7 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
-static double num(json_object *o, const char *path)
+static json_object *at(json_object *o, const char *path)
 {
 	char buf[256], *save, *tok;
 
@@ -37,17 +37,18 @@ static double num(json_object *o, const char *path)
 	for (tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save))
 		if (!json_object_object_get_ex(o, tok, &o))
 			o = NULL;
+	return o;
+}
+
+static double num(json_object *o, const char *path)
+{
+	o = at(o, path);
 	return o ? json_object_get_double(o) : NAN;
 }
 
 static bool flag(json_object *o, const char *path)
 {
-	char buf[256], *save, *tok;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save))
-		if (!json_object_object_get_ex(o, tok, &o))
-			o = NULL;
+	o = at(o, path);
 	return o && json_object_get_boolean(o);
 }
 
