@@ -504,8 +504,14 @@ static void svg_loss(FILE *f, const struct report *rp, double x0, double y0, dou
 			if (loss > ymax)
 				ymax = loss;
 		}
-	xmax = xmax > 0 ? xmax * 1.1 : 1;
-	ymax = ceil(ymax / 10) * 10;
+	/* Four ticks at round numbers: 1, 2 or 5 times a power of ten. */
+	{
+		double step = xmax > 0 ? xmax / 4 : 1, mag = pow(10, floor(log10(step)));
+
+		step = step <= mag ? mag : step <= 2 * mag ? 2 * mag : step <= 5 * mag ? 5 * mag : 10 * mag;
+		xmax = 4 * step;
+	}
+	ymax = ceil(ymax / 20) * 20;
 	fprintf(f, "<rect x='%.0f' y='%.0f' width='%.0f' height='%.0f' fill='none' stroke='#000'/>\n",
 		x0, y0, w, h);
 	fprintf(f, "<text x='%.0f' y='%.0f' font-size='14'>Offered rate vs loss, each run "
@@ -528,8 +534,9 @@ static void svg_loss(FILE *f, const struct report *rp, double x0, double y0, dou
 			fprintf(f, "<circle cx='%.1f' cy='%.1f' r='4' fill='%s'/>\n",
 				x0 + w * rr->offered / xmax, y0 + h - h * loss / ymax, colour[m]);
 		}
+		/* Top left: high loss at a low rate is the corner no run reaches. */
 		fprintf(f, "<text x='%.0f' y='%.0f' font-size='12' fill='%s'>%s</text>\n",
-			x0 + w - 110, y0 + 16 + 14 * k++, colour[m], bench_methods[m].name);
+			x0 + 8, y0 + 16 + 14 * k++, colour[m], bench_methods[m].name);
 	}
 }
 
