@@ -784,6 +784,12 @@ int bench_report(const char *run, FILE *out, char *err, size_t errlen)
 	json_object_put(sum);
 	read_text(run, "uname", rp->uname, sizeof(rp->uname));
 	read_text(run, "clocksource", rp->clocksource, sizeof(rp->clocksource));
+	/* refined-jiffies ticks in 4 ms: no latency can be read off it. */
+	if (strcmp(rp->clocksource, "tsc")) {
+		snprintf(err, errlen, "the sender's clocksource is '%s', not tsc (DESIGN.md: the lab "
+			 "passes tsc_early_khz and tsc=reliable)", rp->clocksource);
+		goto out;
+	}
 	/* bpfwire-bench copies BUILD/kernel/config there before the run. */
 	snprintf(path, sizeof(path), "%s/kernel-config", run);
 	rp->lockdep = bench_config_has_lockdep(path);

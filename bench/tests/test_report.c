@@ -186,6 +186,12 @@ int main(void)
 	tap_ok(file_has("bench.svg", "<circle"), "bench.svg has the rate/loss points", "no");
 	json_object_put(b);
 
+	/* A guest on jiffies: no latency to speak of, so no report. */
+	put("hosts/sender/clocksource", "refined-jiffies\n");
+	ASSERT_EQ(bench_report(dir, devnull, err, sizeof(err)), -1, "clocksource not tsc: cannot measure");
+	tap_ok(strstr(err, "refined-jiffies") != NULL, "the error names the clocksource", err);
+	put("hosts/sender/clocksource", "tsc\n");
+
 	/* A missing receiver summary: no report, and the error names the run. */
 	snprintf(path, sizeof(path), "%s/hosts/receiver/rx-rate-ksock-1.json", dir);
 	unlink(path);
