@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include "bench.h"
 #include "bench-config.h"
+#include "util.h"	/* lab/: mkdir_p */
 
 static const char usage[] =
 "usage: bpfwire-bench [OPTIONS]          run the benchmark, print the table\n"
@@ -291,9 +292,8 @@ int main(int argc, char **argv)
 		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
 		snprintf(run, sizeof(run), "%s/results/bench-%s", BPFWIRE_BUILD_ROOT, stamp);
 	}
-	snprintf(path, sizeof(path), "mkdir -p '%s'", run);
-	if (strchr(run, '\'') || system(path)) {
-		fprintf(stderr, "bpfwire-bench: can't create %s\n", run);
+	if (mkdir_p(run, 0755)) {
+		fprintf(stderr, "bpfwire-bench: can't create %s: %s\n", run, strerror(errno));
 		return 1;
 	}
 	snprintf(path, sizeof(path), "%s/bench.scenario", run);
