@@ -45,8 +45,7 @@ struct path_res {
 	struct rate_run runs[MAXREP];
 	int nruns;
 	double offered_med, dps_med, dps_min, dps_max, off_min, off_max;
-	long tot_events, tot_delivered, tot_eagain, tot_errors, tot_queue, tot_wire, tot_rx,
-	     tot_unacc;
+	struct rate_run tot;	/* the counts summed over the runs */
 	struct lat lat[2];
 	double cost_med;	/* loop: ns per open, other tasks' time included */
 	double cost_call;	/* mean of singly timed opens: the syscall's own */
@@ -277,14 +276,14 @@ static void summarise(struct path_res *pr)
 		off[n] = rr->offered;
 		dps[n] = rr->delivered_dps;
 		n++;
-		pr->tot_events += rr->events;
-		pr->tot_delivered += rr->delivered;
-		pr->tot_eagain += rr->eagain;
-		pr->tot_errors += rr->errors;
-		pr->tot_queue += rr->queue;
-		pr->tot_wire += rr->wire;
-		pr->tot_rx += rr->rx_drop;
-		pr->tot_unacc += rr->unaccounted;
+		pr->tot.events += rr->events;
+		pr->tot.delivered += rr->delivered;
+		pr->tot.eagain += rr->eagain;
+		pr->tot.errors += rr->errors;
+		pr->tot.queue += rr->queue;
+		pr->tot.wire += rr->wire;
+		pr->tot.rx_drop += rr->rx_drop;
+		pr->tot.unaccounted += rr->unaccounted;
 	}
 	pr->offered_med = median(off, n);
 	pr->off_min = n ? off[0] : NAN;
@@ -385,14 +384,14 @@ static void write_txt(FILE *f, const struct report *rp)
 		"lost%", "EAGAIN", "errors", "queue", "wire", "rx", "unaccounted");
 	for (int m = 0; m < bench_nmethods; m++) {
 		const struct path_res *pr = &rp->r[m];
-		long lost = pr->tot_events - pr->tot_delivered;
+		long lost = pr->tot.events - pr->tot.delivered;
 
 		if (!have(rp, m))
 			continue;
 		fprintf(f, "%-13s %9ld %9ld %7.2f %8ld %7ld %7ld %7ld %6ld %11ld\n",
-			bench_methods[m].name, pr->tot_events, pr->tot_delivered,
-			pr->tot_events ? 100.0 * lost / pr->tot_events : 0, pr->tot_eagain,
-			pr->tot_errors, pr->tot_queue, pr->tot_wire, pr->tot_rx, pr->tot_unacc);
+			bench_methods[m].name, pr->tot.events, pr->tot.delivered,
+			pr->tot.events ? 100.0 * lost / pr->tot.events : 0, pr->tot.eagain,
+			pr->tot.errors, pr->tot.queue, pr->tot.wire, pr->tot.rx_drop, pr->tot.unaccounted);
 	}
 
 	fprintf(f, "\nHook-to-wire latency, LSM hook entry to the driver's start_xmit (us)\n");
@@ -554,6 +553,19 @@ static void write_svg(FILE *f, const struct report *rp)
 
 /* ---- json ----------------------------------------------------------------- */
 
+/* Where a run's (or the totals') events went. */
+static void put_loss(json_object *o, const struct rate_run *rr)
+{
+	json_object_object_add(o, "events", json_object_new_int64(rr->events));
+	json_object_object_add(o, "delivered", json_object_new_int64(rr->delivered));
+	json_object_object_add(o, "eagain", json_object_new_int64(rr->eagain));
+	json_object_object_add(o, "errors", json_object_new_int64(rr->errors));
+	json_object_object_add(o, "queue", json_object_new_int64(rr->queue));
+	json_object_object_add(o, "wire", json_object_new_int64(rr->wire));
+	json_object_object_add(o, "rx", json_object_new_int64(rr->rx_drop));
+	json_object_object_add(o, "unaccounted", json_object_new_int64(rr->unaccounted));
+}
+
 static json_object *lat_json(const struct lat *l)
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
@@ -616,14 +628,7 @@ static json_object *build_json(const struct report *rp)
 
 			json_object_object_add(ro, "offered_eps", jd(rr->offered));
 			json_object_object_add(ro, "delivered_dps", jd(rr->delivered_dps));
-			json_object_object_add(ro, "events", json_object_new_int64(rr->events));
-			json_object_object_add(ro, "delivered", json_object_new_int64(rr->delivered));
-			json_object_object_add(ro, "eagain", json_object_new_int64(rr->eagain));
-			json_object_object_add(ro, "errors", json_object_new_int64(rr->errors));
-			json_object_object_add(ro, "queue", json_object_new_int64(rr->queue));
-			json_object_object_add(ro, "wire", json_object_new_int64(rr->wire));
-			json_object_object_add(ro, "rx", json_object_new_int64(rr->rx_drop));
-			json_object_object_add(ro, "unaccounted", json_object_new_int64(rr->unaccounted));
+			put_loss(ro, rr);
 			json_object_array_add(runs, ro);
 		}
 		json_object_object_add(o, "runs", runs);
@@ -636,14 +641,7 @@ static json_object *build_json(const struct report *rp)
 		json_object_object_add(o, "ratio_sendto", jd(ratio(rp, m, "sendto")));
 		json_object_object_add(o, "ratio_pktgen", jd(ratio(rp, m, "pktgen")));
 		loss = json_object_new_object();
-		json_object_object_add(loss, "events", json_object_new_int64(pr->tot_events));
-		json_object_object_add(loss, "delivered", json_object_new_int64(pr->tot_delivered));
-		json_object_object_add(loss, "eagain", json_object_new_int64(pr->tot_eagain));
-		json_object_object_add(loss, "errors", json_object_new_int64(pr->tot_errors));
-		json_object_object_add(loss, "queue", json_object_new_int64(pr->tot_queue));
-		json_object_object_add(loss, "wire", json_object_new_int64(pr->tot_wire));
-		json_object_object_add(loss, "rx", json_object_new_int64(pr->tot_rx));
-		json_object_object_add(loss, "unaccounted", json_object_new_int64(pr->tot_unacc));
+		put_loss(loss, &pr->tot);
 		json_object_object_add(o, "loss_total", loss);
 		json_object_object_add(rate, bench_methods[m].name, o);
 		if (bench_is_bpf(&bench_methods[m])) {
@@ -679,12 +677,12 @@ static json_object *build_json(const struct report *rp)
 		double r = ratio(rp, ks, "sendto");
 
 		add_target(t, "ksock_delivery_vs_sendto", r, ">= 0.8", isnan(r) ? -1 : r >= 0.8);
-		add_target(t, "ksock_unaccounted_loss", rp->r[ks].tot_unacc, "== 0",
-			   rp->r[ks].tot_unacc == 0);
+		add_target(t, "ksock_unaccounted_loss", rp->r[ks].tot.unaccounted, "== 0",
+			   rp->r[ks].tot.unaccounted == 0);
 	}
 	if (have(rp, kr)) {
 		const struct path_res *pr = &rp->r[kr];
-		double lost = pr->tot_events - pr->tot_delivered;
+		double lost = pr->tot.events - pr->tot.delivered;
 
 		add_target(t, "remedy_burst_lost_events", lost, "== 0 (or reported and explained)",
 			   lost == 0);

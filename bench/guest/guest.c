@@ -687,14 +687,8 @@ static int cmd_cost(int argc, char **argv)
 		total += elapsed;
 		per[r] = (double)elapsed / count;
 		for (uint64_t i = 0; i < count; i++) {
-			uint64_t t0 = now_ns();
-			int fd = open(path, O_RDONLY);
-
-			if (fd < 0)
-				errors++;
-			else
-				close(fd);
-			calls[r * count + i] = now_ns() - t0;
+			open_loop(path, 1, 0, &e, &late, &calls[r * count + i]);
+			errors += e;
 		}
 	}
 	bg_sort_u64(calls, count * repeats);
