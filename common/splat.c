@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "splat.h"
+
+const char *const splat_patterns[] = {
+	"BUG:", "WARNING:", "Oops", "Kernel panic", "general protection fault",
+	"Call Trace:", "refcount_t:", "UBSAN:", "KASAN:", "hung_task",
+	"INFO: task", "rcu_sched detected stall", "rcu: INFO:",
+	"possible circular locking", "possible recursive locking",
+	"inconsistent lock state", "suspicious RCU usage",
+	"possible irq lock inversion", "bad unlock balance",
+	"lock held when returning to user space", "DEBUG_LOCKS_WARN_ON",
+	"lockdep is turned off",
+	"sleeping function called from invalid context",
+	"unregister_netdevice: waiting for",
+};
+const size_t splat_npatterns = sizeof(splat_patterns) / sizeof(splat_patterns[0]);
+
+const char *splat_match(const char *line, size_t len)
+{
+	for (size_t i = 0; i < splat_npatterns; i++)
+		if (memmem(line, len, splat_patterns[i], strlen(splat_patterns[i])))
+			return splat_patterns[i];
+	return NULL;
+}
+
+static void quote_line(FILE *f, const char *line, size_t len)
+{
+	fputs("    ", f);
+	for (size_t i = 0; i < len; i++)
+		fputc(line[i] ? line[i] : '?', f);	/* NULs must not end the quote */
+	fputc('\n', f);
+}
+
+int splat_scan(const char *text, size_t len, FILE *quote, const char *label)
+{
+	const char *p = text, *end = text + len;
+	int found = 0, after = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (splat_match(p, n)) {
+			if (quote && !after)
+				fprintf(quote, "%s: splat:\n", label ? label : "console");
+			found++;
+			after = 12;
+		}
+		if (quote && after > 0) {
+			quote_line(quote, p, n);
+			after--;
+		}
+		p += n + 1;
+	}
+	return found;
+}
