@@ -16,7 +16,7 @@ usage: build.sh --out DIR --patches DIR --fragment FILE [--fragment FILE ...]
 Builds DIR/{bzImage,vmlinux,vmlinux.h,config} from linux-source-6.12 plus
 the patch series. Fragments are merged in order over allnoconfig and
 kvm_guest.config. Progress is one line per phase: unpack, patch, config,
-build, btf.
+build (a line every 30 s with the objects compiled), btf.
 USAGE
 }
 
@@ -152,15 +152,31 @@ if command -v ccache >/dev/null 2>&1; then
 	# Paths relative to the build root let a fresh clone reuse the cache.
 	export CCACHE_BASEDIR=$out CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 fi
-phase "build: make -j$jobs CC='$cc' bzImage"
+# The object total of the last build of this config, so progress has a scale.
+cfgsum=$(sha256sum <"$obj/.config" | cut -c1-16)
+total=$(awk -v k="$cfgsum" '$1 == k { t = $2 } END { print t }' "$out/.bpfwire-objects" 2>/dev/null || true)
+phase "build: make -j$jobs CC='$cc' bzImage${total:+ (this config: $total objects last time)}"
 # A fixed build identity keeps init/version.c, and so ccache, stable.
 export KBUILD_BUILD_USER=bpfwire KBUILD_BUILD_HOST=bpfwire KBUILD_BUILD_TIMESTAMP="@${stamp#*-}"
 # LOCALVERSION= on the command line stops setlocalversion appending "+"
 # for the git-managed tree; CONFIG_LOCALVERSION still names bpfwire.
-if ! make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc LOCALVERSION= -j"$jobs" bzImage >"$out/build.log" 2>&1; then
+make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc LOCALVERSION= -j"$jobs" bzImage >"$out/build.log" 2>&1 &
+mk=$!
+trap 'kill $mk 2>/dev/null; rm -rf "$scratch"' EXIT
+# A line at least every 30 s: a silent 10-minute step looks hung.
+while kill -0 "$mk" 2>/dev/null; do
+	for _ in $(seq 30); do kill -0 "$mk" 2>/dev/null || break; sleep 1; done
+	kill -0 "$mk" 2>/dev/null || break
+	phase "build: $(grep -cE '^  (CC|AS) ' "$out/build.log" || true) objects compiled${total:+ of about $total}"
+done
+if ! wait "$mk"; then
 	grep -E 'error|Error' "$out/build.log" | head -20 >&2
 	die "make failed; full log in $out/build.log"
 fi
+trap 'rm -rf "$scratch"' EXIT
+n=$(find "$obj" -name '*.o' | wc -l)
+{ grep -v "^$cfgsum " "$out/.bpfwire-objects" 2>/dev/null || true; echo "$cfgsum $n"; } >"$out/.bpfwire-objects.new"
+mv "$out/.bpfwire-objects.new" "$out/.bpfwire-objects"
 
 # --- btf -------------------------------------------------------------------
 phase "btf: vmlinux.h"
