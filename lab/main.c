@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "lab-config.h"
+#include "errnames.h"
 #include "log.h"
 #include "run.h"
 #include "runner.h"
@@ -68,7 +69,7 @@ static int parse_common(int argc, char **argv, const char *usage, const char *ex
 			fputs(usage, stdout);
 			return -1;
 		case 'v':
-			lab_log_level = LOG_DEBUG;
+			log_level = LOG_DEBUG;
 			break;
 		default:
 			if (cb && !cb(c, optarg, ctx))
@@ -276,7 +277,7 @@ static int print_result(struct qga_result *res)
 	fflush(stdout);
 	fwrite(res->err, 1, res->err_len, stderr);
 	if (res->truncated)
-		pr_warn("qemu-ga truncated the command's output\n");
+		pr_warn("qemu-ga truncated the command's output");
 	st = res->signal ? 128 + res->signal : res->exitcode;
 	qga_result_free(res);
 	return st;
@@ -590,9 +591,10 @@ int main(int argc, char **argv)
 {
 	const char *cmd;
 
+	log_init("bpfwire-lab", LOG_INFO);
 	while (argc > 1 && argv[1][0] == '-') {
 		if (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--verbose")) {
-			lab_log_level = LOG_DEBUG;
+			log_init("bpfwire-lab", LOG_DEBUG);
 		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 			fputs(usage_main, stdout);
 			return 0;
@@ -641,6 +643,6 @@ int main(int argc, char **argv)
 		return cmd_run(argc, argv);
 	if (!strcmp(cmd, "scenarios"))
 		return cmd_scenarios(argc, argv);
-	fprintf(stderr, "bpfwire-lab: unknown command '%s'\n", cmd);
+	pr_warn("unknown command '%s'", cmd);
 	return usage_err(usage_main);
 }

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "errnames.h"
 #include "log.h"
 #include "netns.h"
 #include "util.h"
@@ -95,7 +96,7 @@ int netns_delete(const char *name, char *err, size_t errlen)
 	for (int i = 0; i < n; i++) {
 		if (!proc_alive(pids[i], 0))
 			continue;
-		pr_info("netns %s: ending leftover pid %d\n", name, pids[i]);
+		pr_info("netns %s: ending leftover pid %d", name, pids[i]);
 		proc_kill(pids[i], 0, 2000);
 	}
 	return netns_run(NULL, del, err, errlen);

@@ -5,10 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errnames.h"
 #include "qga.h"
 #include "util.h"
-
-extern volatile int lab_interrupted;
 
 int qga_open(struct qga *g, const char *path, int timeout_ms)
 {
@@ -65,12 +64,12 @@ json_object *qga_execute(struct qga *g, const char *cmd, json_object *args,
 	r = jchan_send(&g->ch, req);
 	json_object_put(req);
 	if (r) {
-		snprintf(err, errlen, "couldn't send %s to qemu-ga: %s", cmd, strerror(-r));
+		snprintf(err, errlen, "couldn't send %s to qemu-ga: %s", cmd, errno_str(r));
 		return NULL;
 	}
 	resp = jchan_recv(&g->ch, timeout_ms);
 	if (!resp) {
-		snprintf(err, errlen, "no answer from qemu-ga to %s: %s", cmd, strerror(errno));
+		snprintf(err, errlen, "no answer from qemu-ga to %s: %s", cmd, errno_str(errno));
 		return NULL;
 	}
 	if (json_object_object_get_ex(resp, "return", &v)) {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "errnames.h"
 #include "qmp.h"
 
 int qmp_open(struct qmp *q, const char *path, int timeout_ms)
@@ -51,13 +52,13 @@ json_object *qmp_execute(struct qmp *q, const char *cmd, json_object *args,
 	r = jchan_send(&q->ch, req);
 	json_object_put(req);
 	if (r) {
-		snprintf(err, errlen, "couldn't send %s: %s", cmd, strerror(-r));
+		snprintf(err, errlen, "couldn't send %s: %s", cmd, errno_str(r));
 		return NULL;
 	}
 	for (;;) {
 		resp = jchan_recv(&q->ch, timeout_ms);
 		if (!resp) {
-			snprintf(err, errlen, "no answer to %s: %s", cmd, strerror(errno));
+			snprintf(err, errlen, "no answer to %s: %s", cmd, errno_str(errno));
 			return NULL;
 		}
 		if (json_object_object_get_ex(resp, "event", NULL) ||

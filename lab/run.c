@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lab-config.h"
+#include "errnames.h"
 #include "log.h"
 #include "netns.h"
 #include "qga.h"
@@ -24,25 +25,6 @@
 #include "util.h"
 
 int lab_load_state(const char *path, struct lab_run *r);
-
-volatile sig_atomic_t lab_interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	lab_interrupted = 1;
-}
-
-void lab_install_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
 
 const char *lab_default_kernel(void)
 {
@@ -129,7 +111,7 @@ static bool need_program(const char *prog, const char *package)
 
 	if (find_program(prog, path, sizeof(path)))
 		return true;
-	pr_warn("couldn't find %s: install the Debian package %s\n", prog, package);
+	pr_warn("couldn't find %s: install the Debian package %s", prog, package);
 	return false;
 }
 
@@ -140,32 +122,32 @@ static int preflight(const struct lab_up_opts *o, const struct topology *t, cons
 	for (int i = 0; i < t->nsegments; i++)
 		dhcp |= t->segments[i].dhcp;
 	if (geteuid() != 0) {
-		pr_warn("the lab needs root (network namespaces, taps): run it as root\n");
+		pr_warn("the lab needs root (network namespaces, taps): run it as root");
 		return -1;
 	}
 	if (!file_exists(kernel)) {
 		pr_warn("couldn't find the lab kernel %s: build it with `meson compile -C build` "
-			"(or pass --kernel PATH or set BPFWIRE_KERNEL)\n", kernel);
+			"(or pass --kernel PATH or set BPFWIRE_KERNEL)", kernel);
 		ok = false;
 	}
 	ok &= need_program("qemu-system-x86_64", "qemu-system-x86");
 	ok &= need_program("ip", "iproute2");
 	if (!file_exists("/usr/sbin/qemu-ga")) {
 		pr_warn("couldn't find /usr/sbin/qemu-ga (the guests run it from the host root): "
-			"install the Debian package qemu-guest-agent\n");
+			"install the Debian package qemu-guest-agent");
 		ok = false;
 	}
 	if (dhcp) {
 		ok &= need_program("dnsmasq", "dnsmasq-base");
 		if (!file_exists("/bin/busybox")) {
-			pr_warn("couldn't find /bin/busybox (the guests' DHCP client): install the Debian package busybox-static\n");
+			pr_warn("couldn't find /bin/busybox (the guests' DHCP client): install the Debian package busybox-static");
 			ok = false;
 		}
 	}
 	if (o->capture)
 		ok &= need_program("tcpdump", "tcpdump");
 	if (!file_exists(BPFWIRE_GUEST_INIT)) {
-		pr_warn("couldn't find the guest init %s\n", BPFWIRE_GUEST_INIT);
+		pr_warn("couldn't find the guest init %s", BPFWIRE_GUEST_INIT);
 		ok = false;
 	}
 	return ok ? 0 : -1;
@@ -399,7 +381,7 @@ static int start_tcpdump(struct lab_run *r, int s)
 	pid = spawn(a.v, &so);
 	argv_free(&a);
 	if (pid < 0) {
-		pr_warn("couldn't start tcpdump on %s: %s\n", seg->bridge, errno_str(pid));
+		pr_warn("couldn't start tcpdump on %s: %s", seg->bridge, errno_str(pid));
 		return -1;
 	}
 	add_proc(r, "tcpdump", seg->name, pid);
@@ -415,7 +397,7 @@ static int wait_pcaps(struct lab_run *r)
 
 		while (stat(r->segments[s].pcap, &st) || st.st_size < 24) {
 			if (now_s() > deadline || lab_interrupted) {
-				pr_warn("tcpdump on %s wrote no pcap header to %s in 5 s\n",
+				pr_warn("tcpdump on %s wrote no pcap header to %s in 5 s",
 					r->segments[s].bridge, r->segments[s].pcap);
 				return -1;
 			}
@@ -479,7 +461,7 @@ static int start_dnsmasq(struct lab_run *r, const struct topology *t)
 	pid = spawn(a.v, &so);
 	argv_free(&a);
 	if (pid < 0) {
-		pr_warn("couldn't start dnsmasq: %s\n", errno_str(pid));
+		pr_warn("couldn't start dnsmasq: %s", errno_str(pid));
 		return -1;
 	}
 	add_proc(r, "dnsmasq", "all", pid);
@@ -580,7 +562,7 @@ static void console_tail(const struct lab_guest *g, int lines)
 	snprintf(path, sizeof(path), "%s/console.log", g->dir);
 	text = read_file(path, &len);
 	if (!text || !len) {
-		pr_warn("%s: the console (%s) is empty\n", g->name, path);
+		pr_warn("%s: the console (%s) is empty", g->name, path);
 		free(text);
 		snprintf(path, sizeof(path), "%s/qemu.log", g->dir);
 		text = read_file(path, &len);
@@ -642,7 +624,7 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 	}
 	if (o->run_id) {
 		if (!valid_id(o->run_id)) {
-			pr_warn("bad run id '%s' (at most 24 of A-Z a-z 0-9 - _)\n", o->run_id);
+			pr_warn("bad run id '%s' (at most 24 of A-Z a-z 0-9 - _)", o->run_id);
 			free(r);
 			return LAB_EUSAGE;
 		}
@@ -658,7 +640,7 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 	snprintf(r->statedir, sizeof(r->statedir), "%s/%s", LAB_STATE_ROOT, r->id);
 	if (o->results) {
 		if (!realpath(o->results, path) && (mkdir_p(o->results, 0755) || !realpath(o->results, path))) {
-			pr_warn("couldn't create results dir %s: %s\n", o->results, errno_str(errno));
+			pr_warn("couldn't create results dir %s: %s", o->results, errno_str(errno));
 			free(r);
 			return LAB_FAIL;
 		}
@@ -671,12 +653,12 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 		snprintf(r->results, sizeof(r->results), "%.3000s/results/%s", path, r->id);
 	}
 	if (!valid_share_path(r->results)) {
-		pr_warn("results dir '%s' holds a space or quote; the guests' kernel command line can't carry it\n", r->results);
+		pr_warn("results dir '%s' holds a space or quote; the guests' kernel command line can't carry it", r->results);
 		free(r);
 		return LAB_EUSAGE;
 	}
 	if (file_exists(r->statedir) || netns_exists(r->netns)) {
-		pr_warn("run %s already exists (%s): pick another --run or `bpfwire-lab down --run %s`\n",
+		pr_warn("run %s already exists (%s): pick another --run or `bpfwire-lab down --run %s`",
 			r->id, r->statedir, r->id);
 		free(r);
 		return LAB_FAIL;
@@ -688,13 +670,13 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 
 	/* From here on, every failure goes through teardown. */
 	if (mkdir_p(r->statedir, 0700) || mkdir_p(r->results, 0755)) {
-		pr_warn("couldn't create %s or %s: %s\n", r->statedir, r->results, errno_str(errno));
+		pr_warn("couldn't create %s or %s: %s", r->statedir, r->results, errno_str(errno));
 		goto fail;
 	}
 	snprintf(path, sizeof(path), "%s/segments", r->results);
 	mkdir_p(path, 0755);
 	{
-		char *text = read_file(t->path, NULL);
+		char *text = read_user_file(t->path, NULL);
 
 		snprintf(path, sizeof(path), "%s/topology.topo", r->results);
 		if (text)
@@ -719,12 +701,12 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 		if (snprintf(g->qmp, sizeof(g->qmp), "%s/%s.qmp", r->statedir, th->name) >= (int)sizeof(g->qmp) ||
 		    snprintf(g->qga, sizeof(g->qga), "%s/%s.qga", r->statedir, th->name) >= (int)sizeof(g->qga) ||
 		    snprintf(g->shell, sizeof(g->shell), "%s/%s.sh", r->statedir, th->name) >= (int)sizeof(g->shell)) {
-			pr_warn("socket path for %s is too long\n", th->name);
+			pr_warn("socket path for %s is too long", th->name);
 			goto fail;
 		}
 		g->t_kernel = g->t_ready = -1;
 		if (mkdir_p(g->dir, 0755)) {
-			pr_warn("couldn't create %s: %s\n", g->dir, errno_str(errno));
+			pr_warn("couldn't create %s: %s", g->dir, errno_str(errno));
 			goto fail;
 		}
 		g->nnics = th->nnics;
@@ -738,7 +720,7 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 			topo_format_mac(th->nics[n].mac, nic->mac);
 		}
 		if (write_setup(r, t, h)) {
-			pr_warn("couldn't write %s/setup.sh: %s\n", g->dir, errno_str(errno));
+			pr_warn("couldn't write %s/setup.sh: %s", g->dir, errno_str(errno));
 			goto fail;
 		}
 	}
@@ -747,12 +729,12 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 		printf("run %s: netns %s, results %s\n", r->id, r->netns, r->results);
 
 	if (netns_create(r->netns, err, sizeof(err))) {
-		pr_warn("couldn't create netns %s: %s\n", r->netns, err);
+		pr_warn("couldn't create netns %s: %s", r->netns, err);
 		goto fail;
 	}
 	snprintf(path, sizeof(path), "%s/netns.batch", r->statedir);
 	if (write_netns_batch(r, t, path) || netns_ip_batch(r->netns, path, err, sizeof(err))) {
-		pr_warn("couldn't set up bridges and taps in %s: %s\n", r->netns, err);
+		pr_warn("couldn't set up bridges and taps in %s: %s", r->netns, err);
 		goto fail;
 	}
 	/* keep captures quiet: no IPv6 on taps, nor on bridges the lab doesn't serve */
@@ -797,7 +779,7 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 		pid_t pid = start_qemu(r, t, h, o->append);
 
 		if (pid < 0) {
-			pr_warn("couldn't start QEMU for %s: %s\n", g->name, errno_str(pid));
+			pr_warn("couldn't start QEMU for %s: %s", g->name, errno_str(pid));
 			goto fail;
 		}
 		g->pid = pid;
@@ -818,7 +800,7 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 			if (g->t_ready >= 0)
 				continue;
 			if (!proc_alive(g->pid, g->start)) {
-				pr_warn("%s: QEMU (pid %d) ended before the guest was ready\n", g->name, g->pid);
+				pr_warn("%s: QEMU (pid %d) ended before the guest was ready", g->name, g->pid);
 				console_tail(g, 25);
 				goto fail;
 			}
@@ -844,7 +826,7 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 				}
 			}
 			if (t > o->timeout_s) {
-				pr_warn("%s: not ready after %d s (%s)\n", g->name, o->timeout_s,
+				pr_warn("%s: not ready after %d s (%s)", g->name, o->timeout_s,
 					g->t_kernel < 0 ? "guest-init never started" : "guest-init never signalled ready");
 				console_tail(g, 25);
 				goto fail;
@@ -866,7 +848,7 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 	return LAB_OK;
 
 interrupted:
-	pr_warn("interrupted: tearing run %s down\n", r->id);
+	pr_warn("interrupted: tearing run %s down", r->id);
 fail:
 	snprintf(r->status, sizeof(r->status), "failed");
 	if (r->statedir[0] && file_exists(r->statedir))
@@ -913,21 +895,22 @@ int lab_open(const char *id, struct lab_run **out)
 	if (!id) {
 		n = run_ids(ids, 64);
 		if (n == 0) {
-			pr_warn("no lab run is up (nothing in %s)\n", LAB_STATE_ROOT);
+			pr_warn("no lab run is up (nothing in %s)", LAB_STATE_ROOT);
 			return LAB_FAIL;
 		}
 		if (n > 1) {
-			pr_warn("%d runs are up; pick one with --run ID (or BPFWIRE_RUN):", n);
+			char list[64 * (LAB_RUN_ID_MAX + 1) + 1] = "";
+
 			for (int i = 0; i < n; i++)
-				fprintf(stderr, " %s", ids[i]);
-			fprintf(stderr, "\n");
+				strcat(strcat(list, " "), ids[i]);
+			pr_warn("%d runs are up; pick one with --run ID (or BPFWIRE_RUN):%s", n, list);
 			return LAB_EUSAGE;
 		}
 		id = ids[0];
 	}
 	snprintf(path, sizeof(path), "%s/%s/state.json", LAB_STATE_ROOT, id);
 	if (!file_exists(path)) {
-		pr_warn("no run %s (no %s)\n", id, path);
+		pr_warn("no run %s (no %s)", id, path);
 		return LAB_FAIL;
 	}
 	r = calloc(1, sizeof(*r));
@@ -957,13 +940,13 @@ int lab_down(struct lab_run *r, bool quiet)
 		if (!proc_alive(p->pid, p->start))
 			continue;
 		if (proc_kill(p->pid, p->start, 3000)) {
-			pr_warn("couldn't end %s %s (pid %d)\n", p->role, p->name, p->pid);
+			pr_warn("couldn't end %s %s (pid %d)", p->role, p->name, p->pid);
 			ret = LAB_FAIL;
 		}
 	}
 	reap_children();
 	if (r->netns[0] && netns_delete(r->netns, err, sizeof(err))) {
-		pr_warn("couldn't delete netns %s: %s\n", r->netns, err);
+		pr_warn("couldn't delete netns %s: %s", r->netns, err);
 		ret = LAB_FAIL;
 	}
 	if (r->results[0] && file_exists(r->results)) {
@@ -1047,7 +1030,7 @@ int lab_down_all(bool quiet)
 		if (!quiet)
 			printf("orphan netns %s: deleting\n", names[i]);
 		if (netns_delete(names[i], err, sizeof(err))) {
-			pr_warn("%s\n", err);
+			pr_warn("%s", err);
 			ret = LAB_FAIL;
 		}
 	}
@@ -1117,10 +1100,11 @@ static const struct lab_guest *need_guest(const struct lab_run *r, const char *h
 	const struct lab_guest *g = lab_guest(r, host);
 
 	if (!g) {
-		pr_warn("run %s has no host '%s'; hosts:", r->id, host);
+		char list[TOPO_MAX_HOSTS * (TOPO_NAME_MAX + 2) + 1] = "";
+
 		for (int i = 0; i < r->nguests; i++)
-			fprintf(stderr, " %s", r->guests[i].name);
-		fprintf(stderr, "\n");
+			strcat(strcat(list, " "), r->guests[i].name);
+		pr_warn("run %s has no host '%s'; hosts:%s", r->id, host, list);
 	}
 	return g;
 }
@@ -1133,7 +1117,7 @@ static const struct lab_nic *need_nic(const struct lab_run *r, const char *host,
 	const struct lab_nic *nic = g ? guest_nic(g, iface) : NULL;
 
 	if (g && !nic)
-		pr_warn("%s has no interface '%s'\n", host, iface);
+		pr_warn("%s has no interface '%s'", host, iface);
 	if (gp)
 		*gp = g;
 	return nic;
@@ -1144,12 +1128,12 @@ static int guest_qga(const struct lab_run *r, const struct lab_guest *g, struct 
 	int ret;
 
 	if (!proc_alive(g->pid, g->start)) {
-		pr_warn("%s: its QEMU (pid %d) is not running\n", g->name, g->pid);
+		pr_warn("%s: its QEMU (pid %d) is not running", g->name, g->pid);
 		return -1;
 	}
 	ret = qga_open(q, g->qga, 5000);
 	if (ret)
-		pr_warn("%s: couldn't reach qemu-ga on %s: %s\n", g->name, g->qga, errno_str(ret));
+		pr_warn("%s: couldn't reach qemu-ga on %s: %s", g->name, g->qga, errno_str(ret));
 	(void)r;
 	return ret ? -1 : 0;
 }
@@ -1171,9 +1155,9 @@ int lab_exec(struct lab_run *r, const char *host, char *const argv[], int timeou
 		goto out;
 	pid = qga_exec_start(&q, argv, NULL, err, sizeof(err));
 	if (pid < 0)
-		pr_warn("%s: couldn't run %s: %s\n", host, argv[0], err);
+		pr_warn("%s: couldn't run %s: %s", host, argv[0], err);
 	else if (qga_exec_wait(&q, pid, timeout_ms, res, err, sizeof(err)))
-		pr_warn("%s: %s: %s\n", host, argv[0], err);
+		pr_warn("%s: %s: %s", host, argv[0], err);
 	else
 		ret = 0;
 	qga_close(&q);
@@ -1197,7 +1181,7 @@ long lab_spawn(struct lab_run *r, const char *host, char *const argv[])
 	if (!guest_qga(r, g, &q)) {
 		pid = qga_exec_start(&q, argv, NULL, err, sizeof(err));
 		if (pid < 0)
-			pr_warn("%s: couldn't start %s: %s\n", host, argv[0], err);
+			pr_warn("%s: couldn't start %s: %s", host, argv[0], err);
 		qga_close(&q);
 	}
 	if (lock >= 0)
@@ -1219,7 +1203,7 @@ int lab_wait(struct lab_run *r, const char *host, long pid, int timeout_ms,
 	lock = guest_lock(r, host);
 	if (!guest_qga(r, g, &q)) {
 		if (qga_exec_wait(&q, pid, timeout_ms, res, err, sizeof(err)))
-			pr_warn("%s: %s\n", host, err);
+			pr_warn("%s: %s", host, err);
 		else
 			ret = 0;
 		qga_close(&q);
@@ -1243,19 +1227,19 @@ int lab_link(struct lab_run *r, const char *host, const char *iface, bool up, en
 		char *argv[] = { "ip", "link", "set", "dev", (char *)nic->tap, up ? "up" : "down", NULL };
 
 		if (netns_run(r->netns, argv, err, sizeof(err))) {
-			pr_warn("couldn't set bridge port %s %s: %s\n", nic->tap, up ? "up" : "down", err);
+			pr_warn("couldn't set bridge port %s %s: %s", nic->tap, up ? "up" : "down", err);
 			return -1;
 		}
 		return 0;
 	}
 	ret = qmp_open(&q, g->qmp, 5000);
 	if (ret) {
-		pr_warn("%s: couldn't open QMP %s: %s\n", host, g->qmp, errno_str(ret));
+		pr_warn("%s: couldn't open QMP %s: %s", host, g->qmp, errno_str(ret));
 		return -1;
 	}
 	ret = qmp_set_link(&q, nic->device, up, err, sizeof(err));
 	if (ret)
-		pr_warn("%s: set_link %s (%s) %s: %s\n", host, nic->device, iface, up ? "up" : "down", err);
+		pr_warn("%s: set_link %s (%s) %s: %s", host, nic->device, iface, up ? "up" : "down", err);
 	qmp_close(&q);
 	return ret;
 }
@@ -1276,7 +1260,7 @@ int lab_netem(struct lab_run *r, const char *host, const char *iface, char *cons
 	if (!g)
 		return -1;
 	if (!guest_nic(g, iface)) {
-		pr_warn("%s has no interface '%s'\n", host, iface);
+		pr_warn("%s has no interface '%s'", host, iface);
 		return -1;
 	}
 	arg(&a, "/usr/sbin/tc"); arg(&a, "qdisc");
@@ -1289,7 +1273,7 @@ int lab_netem(struct lab_run *r, const char *host, const char *iface, char *cons
 	}
 	ret = lab_exec(r, host, a.v, 10000, &res);
 	if (!ret && (res.exitcode || res.signal)) {
-		pr_warn("%s: netem on %s: tc failed (status %d): %s\n", host, iface, res.exitcode,
+		pr_warn("%s: netem on %s: tc failed (status %d): %s", host, iface, res.exitcode,
 			res.err ? res.err : "");
 		ret = -1;
 	}
@@ -1317,7 +1301,7 @@ int lab_netem_tap(struct lab_run *r, const char *host, const char *iface, char *
 	}
 	ret = netns_run(r->netns, a.v, err, sizeof(err));
 	if (ret)
-		pr_warn("netem on tap %s (%s %s): %s\n", nic->tap, host, iface, err);
+		pr_warn("netem on tap %s (%s %s): %s", nic->tap, host, iface, err);
 	argv_free(&a);
 	return ret;
 }
@@ -1336,17 +1320,17 @@ int lab_tap_stats(struct lab_run *r, const char *host, const char *iface, const 
 	out[0] = 0;
 	st = run_cmd(argv, r->netns, out, sizeof(out));
 	if (st) {
-		pr_warn("ip -s link show %s (%s %s) failed: %s\n", tap, host, iface, out);
+		pr_warn("ip -s link show %s (%s %s) failed: %s", tap, host, iface, out);
 		return -1;
 	}
 	f = fopen(path, "w");
 	if (!f) {
-		pr_warn("couldn't write %s: %s\n", path, strerror(errno));
+		pr_warn("couldn't write %s: %s", path, errno_str(errno));
 		return -1;
 	}
 	st = fputs(out, f) < 0;
 	if (fclose(f) || st) {
-		pr_warn("couldn't write %s\n", path);
+		pr_warn("couldn't write %s", path);
 		return -1;
 	}
 	return 0;
@@ -1369,7 +1353,7 @@ int lab_capture_start(struct lab_run *r, const char *segment)
 		lab_save(r);
 		return 0;
 	}
-	pr_warn("run %s has no segment '%s'\n", r->id, segment);
+	pr_warn("run %s has no segment '%s'", r->id, segment);
 	return -1;
 }
 
@@ -1447,7 +1431,7 @@ int lab_shell(struct lab_run *r, const char *host)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", g->shell);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		pr_warn("%s: couldn't connect to its shell port %s: %s\n", host, g->shell, errno_str(errno));
+		pr_warn("%s: couldn't connect to its shell port %s: %s", host, g->shell, errno_str(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;

@@ -21,13 +21,12 @@
 
 #include "qga.h"
 #include "topology.h"
+#include "util.h"
 
 #define LAB_STATE_ROOT "/run/bpfwire"
 #define LAB_RUN_ID_MAX 32
 #define LAB_MAX_PROCS  (TOPO_MAX_HOSTS + TOPO_MAX_SEGMENTS + 4)
 
-extern volatile sig_atomic_t lab_interrupted;	/* SIGINT/SIGTERM/SIGHUP seen */
-void lab_install_signals(void);
 
 struct lab_proc {
 	char role[16];		/* qemu, dnsmasq, tcpdump */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lab-config.h"
+#include "errnames.h"
 #include "log.h"
 #include "run.h"
 #include "scenario.h"
@@ -520,7 +521,7 @@ static void write_summary(struct runner *rn, const char *verdict, const char *re
 	json_object_object_add(root, "reports", json_object_get(rn->reports));
 	snprintf(path, sizeof(path), "%s/summary.json", rn->results);
 	if (json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY))
-		pr_warn("couldn't write %s\n", path);
+		pr_warn("couldn't write %s", path);
 
 	snprintf(path, sizeof(path), "%s/summary.txt", rn->results);
 	f = fopen(path, "w");
@@ -607,9 +608,9 @@ int runner_run(const char *name, const struct runner_opts *o)
 	else
 		snprintf(path, sizeof(path), "%s/%s", runner_scenario_dir(), name);
 	if (scenario_parse(path, NULL, rn.s, err, sizeof(err))) {
-		fprintf(stderr, "bpfwire-lab run: %s\n", err);
+		pr_warn("run: %s", err);
 		if (!strchr(name, '/') && access(path, F_OK))
-			fprintf(stderr, "bpfwire-lab run: 'bpfwire-lab list' shows the scenarios\n");
+			pr_warn("run: 'bpfwire-lab list' shows the scenarios");
 		free(rn.s);
 		free(rn.t);
 		return LAB_EUSAGE;
@@ -617,7 +618,7 @@ int runner_run(const char *name, const struct runner_opts *o)
 	snprintf(path, sizeof(path), "%s/topology/%s.topo", BPFWIRE_SOURCE_ROOT, rn.s->topology);
 	if (topo_parse_file(path, rn.t, err, sizeof(err)) || check_against_topology(rn.s, rn.t)) {
 		if (err[0])
-			fprintf(stderr, "bpfwire-lab run: %s\n", err);
+			pr_warn("run: %s", err);
 		failed = LAB_EUSAGE;
 		goto out_free;
 	}
@@ -628,7 +629,7 @@ int runner_run(const char *name, const struct runner_opts *o)
 		default_results(rn.s->name, rn.results, sizeof(rn.results));
 	snprintf(path, sizeof(path), "%s/steps", rn.results);
 	if (mkdir_p(path, 0755)) {
-		fprintf(stderr, "bpfwire-lab run: can't create %s: %s\n", path, strerror(errno));
+		pr_warn("run: can't create %s: %s", path, errno_str(errno));
 		failed = LAB_EUSAGE;
 		goto out_free;
 	}
@@ -751,7 +752,7 @@ int runner_list(FILE *f)
 	DIR *d = opendir(dir);
 
 	if (!d || !s) {
-		fprintf(stderr, "bpfwire-lab list: can't read %s: %s\n", dir, strerror(errno));
+		pr_warn("list: can't read %s: %s", dir, errno_str(errno));
 		free(s);
 		if (d)
 			closedir(d);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errnames.h"
+
 struct pctx {
 	const char *path;
 	int line;
@@ -367,7 +369,7 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 		FILE *f = fopen(path, "r");
 
 		if (!f) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			snprintf(err, errlen, "%s: %s", path, errno_str(errno));
 			return -1;
 		}
 		if (getdelim(&buf, &len, '\0', f) < 0) {

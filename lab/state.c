@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errnames.h"
 #include "log.h"
 #include "run.h"
 #include "util.h"
@@ -90,7 +91,7 @@ int lab_save(const struct lab_run *r)
 	snprintf(path, sizeof(path), "%s/state.json", r->statedir);
 	ret = write_file_atomic(path, text);
 	if (ret)
-		pr_warn("couldn't write state file %s: %s\n", path, errno_str(ret));
+		pr_warn("couldn't write state file %s: %s", path, errno_str(ret));
 	if (r->results[0]) {
 		snprintf(path, sizeof(path), "%s/state.json", r->results);
 		write_file_atomic(path, text);
@@ -128,7 +129,7 @@ int lab_load_state(const char *path, struct lab_run *r)
 	json_object *o = json_object_from_file(path), *a, *e, *n;
 
 	if (!o) {
-		pr_warn("couldn't read state file %s: %s\n", path, json_util_get_last_err());
+		pr_warn("couldn't read state file %s: %s", path, json_util_get_last_err());
 		return -1;
 	}
 	memset(r, 0, sizeof(*r));

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errnames.h"
 #include "topology.h"
 
 #define MAX_TOKENS 16
@@ -689,7 +690,7 @@ int topo_parse(const char *path, const char *text, struct topology *t,
 
 	f = text ? fmemopen((void *)text, strlen(text), "r") : fopen(path, "r");
 	if (!f) {
-		snprintf(err, errlen, "%s: couldn't open topology: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: couldn't open topology: %s", path, errno_str(errno));
 		free(p);
 		return -1;
 	}

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errnames.h"
+
 static const char usage[] =
 "usage: bpfwire-trigger (--open PATH | --exec PATH) [--count N] [--interval-ms MS]\n"
 "Open (read-only) or execute PATH N times (default 1), MS apart (default 0),\n"
@@ -102,7 +104,7 @@ int main(int argc, char **argv)
 			done++;
 		else
 			fprintf(stderr, "bpfwire-trigger: %s %s: %s\n", exec_mode ? "exec" : "open",
-				path, strerror(errno));
+				path, errno_str(errno));
 		next += interval / 1000.0;
 		if (interval && i + 1 < count) {
 			double d = next - now();

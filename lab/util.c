@@ -10,46 +10,30 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "errnames.h"
 #include "log.h"
+#include "timeutil.h"
 #include "util.h"
 
-double now_s(void)
-{
-	struct timespec ts;
+volatile sig_atomic_t lab_interrupted;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+static void on_signal(int sig)
+{
+	(void)sig;
+	lab_interrupted = 1;
 }
 
-void sleep_ms(int ms)
+void lab_install_signals(void)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	struct sigaction sa = { .sa_handler = on_signal };
 
-	nanosleep(&ts, NULL);	/* a signal cuts it short; callers loop */
-}
-
-int mkdir_p(const char *path, mode_t mode)
-{
-	char buf[4096];
-	size_t n = strlen(path);
-
-	if (n >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, n + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, mode) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, mode) && errno != EEXIST)
-		return -errno;
-	return 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 }
 
 int rm_rf(const char *path)
@@ -77,9 +61,10 @@ int rm_rf(const char *path)
 	return rmdir(path) ? -errno : 0;
 }
 
-char *read_file(const char *path, size_t *len)
+/* The topology a user names may well be a symlink: common read_file refuses those. */
+char *read_user_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	char *buf = NULL;
 	size_t cap = 0, n = 0, r;
 
@@ -92,6 +77,7 @@ char *read_file(const char *path, size_t *len)
 			if (!nb) {
 				free(buf);
 				fclose(f);
+				errno = ENOMEM;
 				return NULL;
 			}
 			buf = nb;
@@ -105,39 +91,6 @@ char *read_file(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
-}
-
-int write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -errno;
-	fputs(text, f);
-	if (fclose(f))
-		return -errno;
-	return 0;
-}
-
-int write_file_atomic(const char *path, const char *text)
-{
-	char tmp[4096];
-	int ret;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, getpid());
-	ret = write_file(tmp, text);
-	if (ret)
-		return ret;
-	if (rename(tmp, path)) {
-		ret = -errno;
-		unlink(tmp);
-	}
-	return ret;
-}
-
-bool file_exists(const char *path)
-{
-	return access(path, F_OK) == 0;
 }
 
 bool find_program(const char *prog, char *out, size_t outlen)
@@ -216,7 +169,7 @@ int proc_kill(pid_t pid, unsigned long long start, int timeout_ms)
 			return 0;
 		sleep_ms(10);
 	}
-	pr_warn("pid %d ignored SIGTERM for %d ms: sending SIGKILL\n", pid, timeout_ms);
+	pr_warn("pid %d ignored SIGTERM for %d ms: sending SIGKILL", pid, timeout_ms);
 	kill(pid, SIGKILL);
 	for (deadline = now_s() + 5; now_s() < deadline;) {
 		reap_children();
@@ -361,7 +314,7 @@ int run_cmd(char *const argv[], const char *netns, char *out, size_t outlen)
 			dup2(pfd[1], 2);
 		}
 		execvp(argv[0], argv);
-		fprintf(stderr, "couldn't run %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "couldn't run %s: %s\n", argv[0], errno_str(errno));
 		_exit(127);
 	}
 	if (out) {

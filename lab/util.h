@@ -2,20 +2,22 @@
 #ifndef BPFWIRE_LAB_UTIL_H
 #define BPFWIRE_LAB_UTIL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* The file and time helpers are common/'s; bench/ still finds mkdir_p here. */
+#include "file.h"
+#include "timeutil.h"
 
-double now_s(void);			/* CLOCK_MONOTONIC seconds */
-void sleep_ms(int ms);
-int mkdir_p(const char *path, mode_t mode);
+/* Set by SIGINT, SIGTERM and SIGHUP once lab_install_signals() ran. */
+extern volatile sig_atomic_t lab_interrupted;
+void lab_install_signals(void);
+
 int rm_rf(const char *path);
-char *read_file(const char *path, size_t *len);	/* NUL-terminated, malloc'd */
-int write_file(const char *path, const char *text);
-int write_file_atomic(const char *path, const char *text);
-bool file_exists(const char *path);
+/* A whole file through fopen(): follows symlinks, for paths a user gave. */
+char *read_user_file(const char *path, size_t *len);
 /* First executable named prog in PATH (or prog itself if it has a '/'). */
 bool find_program(const char *prog, char *out, size_t outlen);
 
