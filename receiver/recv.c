@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errnames.h"
 #include "log.h"
 #include "rx.h"
 
@@ -34,8 +35,6 @@
 #define MAX_SRCS	16
 #define SNAPLEN		262144
 #define UNSET		(-1)
-
-enum bpfw_log_level bpfw_log_level = BPFW_LOG_WARN;
 
 struct opts {
 	const char *read;
@@ -108,15 +107,9 @@ static uint64_t real_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static const char *errname(int err)
-{
-	const char *n = strerrorname_np(err);
-
-	return n ? n : "E?";
-}
-
+/* "couldn't ...: Text (ENAME, -N)", the common form of every error. */
 #define pr_errno(err, fmt, ...) \
-	pr_warn(fmt ": %s (%s, %d)", ##__VA_ARGS__, strerror(err), errname(err), -(err))
+	pr_warn(fmt ": %s", ##__VA_ARGS__, errno_str(err))
 
 static void usage(FILE *f)
 {
@@ -304,6 +297,33 @@ static int parse_mac(const char *s, uint8_t *mac)
 	return 0;
 }
 
+/* Options that only one of live and --read mode takes, or needs. */
+static int check_mode(struct opts *o)
+{
+	if (o->read) {
+		const char *live_only = o->bind ? "--bind" : o->iface ? "--iface" :
+			o->ready_file ? "--ready-file" : o->timeout ? "--timeout" :
+			o->until_idle ? "--until-idle" : o->family ? "--family" : NULL;
+
+		if (live_only) {
+			pr_warn("%s makes no sense with --read", live_only);
+			return -1;
+		}
+		if (o->port == UNSET)
+			o->port = 0;	/* offline: any destination port */
+	} else {
+		if (o->port == UNSET) {
+			pr_warn("--port is required in live mode (or use --read FILE)");
+			return -1;
+		}
+		if (o->pcap_out && !o->iface) {
+			pr_warn("--pcap needs --iface to capture from");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	long long v;
@@ -337,8 +357,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'l': o->log = 1; break;
 		case OPT_LOGFILE: o->log = 1; o->log_file = optarg; break;
 		case 'v':
-			if (bpfw_log_level < BPFW_LOG_DEBUG)
-				bpfw_log_level++;
+			if (log_level < LOG_DEBUG)
+				log_level++;
 			break;
 		case 'n':
 			if (parse_count("expect-count", optarg, 0, LLONG_MAX, 0,
@@ -406,28 +426,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		pr_warn("unexpected argument \"%s\" (see --help)", argv[optind]);
 		return -1;
 	}
-	if (o->read) {
-		const char *live_only = o->bind ? "--bind" : o->iface ? "--iface" :
-			o->ready_file ? "--ready-file" : o->timeout ? "--timeout" :
-			o->until_idle ? "--until-idle" : o->family ? "--family" : NULL;
-
-		if (live_only) {
-			pr_warn("%s makes no sense with --read", live_only);
-			return -1;
-		}
-		if (o->port == UNSET)
-			o->port = 0;	/* offline: any destination port */
-	} else {
-		if (o->port == UNSET) {
-			pr_warn("--port is required in live mode (or use --read FILE)");
-			return -1;
-		}
-		if (o->pcap_out && !o->iface) {
-			pr_warn("--pcap needs --iface to capture from");
-			return -1;
-		}
-	}
-	return 0;
+	return check_mode(o);
 }
 
 /* ---- per-datagram log lines ---- */
@@ -750,14 +749,14 @@ static int open_socket(struct run *run)
 	/* Without --family 6, one v6 socket takes IPv4 too (as ::ffff:a.b.c.d). */
 	if (fam == 6 && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY,
 				   explicit6 ? &one : &zero, sizeof(int)))
-		pr_info("couldn't set IPV6_V6ONLY: %s", strerror(errno));
+		pr_info("couldn't set IPV6_V6ONLY: %s", errno_str(errno));
 	/* FORCE goes past rmem_max when we are root; fall back otherwise. */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) &&
 	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)))
-		pr_info("couldn't set SO_RCVBUF to %d: %s", rcvbuf, strerror(errno));
+		pr_info("couldn't set SO_RCVBUF to %d: %s", rcvbuf, errno_str(errno));
 	/* The kernel then reports its drop count for this socket. */
 	if (setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof(one)))
-		pr_info("couldn't enable SO_RXQ_OVFL: %s", strerror(errno));
+		pr_info("couldn't enable SO_RXQ_OVFL: %s", errno_str(errno));
 	if (bind(fd, (struct sockaddr *)&ss, sl)) {
 		char a[INET6_ADDRSTRLEN + 8] = "any";
 
@@ -1287,7 +1286,7 @@ static int write_json(const char *path, json_object *root)
 				    JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE) || rename(tmp, path)) {
 		pr_warn("couldn't write JSON summary %s: %s", path,
 			json_util_get_last_err() ? json_util_get_last_err() :
-			strerror(errno));
+			errno_str(errno));
 		unlink(tmp);
 		return -1;
 	}
@@ -1340,6 +1339,7 @@ int main(int argc, char **argv)
 	json_object *root = NULL;
 	int ret = EXIT_USAGE;
 
+	log_init("bpfwire-recv", LOG_WARN);
 	if (parse_opts(argc, argv, &o))
 		return EXIT_USAGE;
 	sigemptyset(&sa.sa_mask);

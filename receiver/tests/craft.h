@@ -9,6 +9,15 @@
 
 #include <stdint.h>
 
+#include "parse.h"
+#include "tap.h"
+
+/* common/tap.h's check with the reasons printed by name, as a reader wants. */
+#define ASSERT_REASON(actual, expected, name) ({			\
+	enum bpfw_reason a_ = (actual), e_ = (expected);		\
+	tap_check(a_ == e_, name, __LINE__, "actual %s != expected %s",	\
+		  bpfw_reason_name(a_), bpfw_reason_name(e_)); })
+
 #define CRAFT_MAX_FRAME	2048
 
 struct craft_pkt {

@@ -258,7 +258,7 @@ static void test_good(void)
 	ASSERT_EQ(jget(j, "wire.senders.10.received"), 50, "sender 10 received");
 	ASSERT_EQ(jget(j, "wire.senders.20.last_seq"), 50, "sender 20 last_seq");
 	ASSERT_EQ(jget(j, "wire.senders.20.lost"), 0, "sender 20 lost");
-	ASSERT_STR(jstr(j, "verdict"), "pass", "verdict pass");
+	ASSERT_STREQ(jstr(j, "verdict"), "pass", "verdict pass");
 	json_object_put(j);
 
 	ASSERT_EQ(run("--read", path("good.pcap"), "--json", path("g2.json"),
