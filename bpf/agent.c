@@ -4,242 +4,25 @@
  * the ringbuf baseline in the foreground; status and unload work on the
  * pinned state under /sys/fs/bpf/bpfwire/. See bpf/README.md.
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/stat.h>
-#include <sys/vfs.h>
-#include <bpf/bpf.h>
 #include "agent.h"
-
-#ifndef BPF_FS_MAGIC
-#define BPF_FS_MAGIC 0xcafe4a11
-#endif
-
-int agent_log_level = LOG_WARN;
-
-void agent_log(int level, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (level > agent_log_level)
-		return;
-	fputs("bpfwire-agent: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-/* libbpf's output goes one level down: its warnings show with -v. */
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	int ours = level == LIBBPF_WARN ? LOG_INFO :
-		   level == LIBBPF_INFO ? LOG_DEBUG : LOG_TRACE;
-
-	if (ours > agent_log_level)
-		return 0;
-	return vfprintf(stderr, fmt, ap);	/* libbpf's lines start with "libbpf: " */
-}
-
-const char *errstr(int err)
-{
-	static char buf[128];
-
-	if (err > 0)
-		err = -err;
-	snprintf(buf, sizeof(buf), "%s (%d)", bpfwire_strerror(err), err);
-	return buf;
-}
-
-void sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->sender_id = o->sender_id;
-	cfg->events = o->events;
-	cfg->prefix_len = strlen(o->prefix);
-	memcpy(cfg->prefix, o->prefix, cfg->prefix_len);
-	cfg->family = o->dst.family;
-	memcpy(cfg->dst_addr, o->dst.addr, 16);
-	cfg->dst_port = o->dst.port;
-	cfg->scope_id = o->dst.scope_id;
-	cfg->sndbuf = o->sndbuf;
-	if (o->bind.family) {
-		cfg->has_bind = 1;
-		memcpy(cfg->src_addr, o->bind.addr, 16);
-		cfg->src_port = o->bind.port;
-		if (o->bind.scope_id)
-			cfg->scope_id = o->bind.scope_id;
-	}
-	snprintf(cfg->dev, sizeof(cfg->dev), "%s", o->dev);
-	memcpy(cfg->remote_mac, o->mac, 6);
-}
-
-int sender_load(struct sender *s, int (*load)(void *skel), void *skel)
-{
-	struct bpf_program *p;
-	int err;
-
-	/* -vvv: the verifier's statistics for every program (BPF_LOG_STATS). */
-	if (agent_log_level >= LOG_TRACE)
-		bpf_object__for_each_program(p, s->obj)
-			bpf_program__set_log_level(p, 4);
-	err = load(skel);
-
-	if (err) {
-		pr_warn("couldn't load the %s sender: %s%s", bpfwire_via_name(s->via),
-			errstr(err), agent_log_level < LOG_INFO ?
-			"; rerun with -v for libbpf's and the verifier's log" : "");
-		return -1;
-	}
-	pr_debug("loaded the %s sender", bpfwire_via_name(s->via));
-	return 0;
-}
-
-int sender_run_setup(struct sender *s, const char *name, int *retval)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, ropts);
-	struct bpf_program *prog = bpf_object__find_program_by_name(s->obj, name);
-	int err;
-
-	if (!prog) {
-		pr_warn("couldn't find program %s in the %s sender", name,
-			bpfwire_via_name(s->via));
-		return -1;
-	}
-	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &ropts);
-	if (err) {
-		pr_warn("couldn't run %s: %s", name, errstr(-errno));
-		return -1;
-	}
-	*retval = (int)ropts.retval;
-	return 0;
-}
-
-int sender_write_info(struct sender *s, const struct agent_opts *o,
-		      const struct bpfwire_cfg *cfg)
-{
-	struct bpf_map *map = bpf_object__find_map_by_name(s->obj, "info");
-	struct bpfwire_info info = { 0 };
-	__u32 key = 0;
-
-	info.via = s->via;
-	info.agent_pid = s->via == BPFWIRE_VIA_RINGBUF ? getpid() : 0;
-	info.installed_unix = time(NULL);
-	snprintf(info.dst, sizeof(info.dst), "%s", o->dst_text);
-	snprintf(info.bind, sizeof(info.bind), "%s", o->bind_text ? o->bind_text : "");
-	info.cfg = *cfg;
-	if (!map || bpf_map_update_elem(bpf_map__fd(map), &key, &info, 0)) {
-		pr_warn("couldn't write map info: %s", errstr(-errno));
-		return -1;
-	}
-	return 0;
-}
-
-int sender_attach(struct sender *s, __u32 events)
-{
-	static const char *const progs[2] = { "bpfwire_exec", "bpfwire_open" };
-	static const char *const hooks[2] = { "bprm_check_security", "file_open" };
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		struct bpf_program *p;
-
-		if (!(events & (1u << i)))
-			continue;
-		p = bpf_object__find_program_by_name(s->obj, progs[i]);
-		s->links[i] = p ? bpf_program__attach_lsm(p) : NULL;
-		if (!s->links[i]) {
-			pr_warn("couldn't attach sender to lsm/%s: %s", hooks[i],
-				errstr(-errno));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-int sender_pin_dir(struct sender *s)
-{
-	const char *via = bpfwire_via_name(s->via);
-	struct statfs sfs;
-	char dir[PATH_MAX];
-
-	if (statfs("/sys/fs/bpf", &sfs) || sfs.f_type != BPF_FS_MAGIC) {
-		pr_warn("/sys/fs/bpf is not a bpf filesystem: mount -t bpf bpf /sys/fs/bpf");
-		return -1;
-	}
-	if (mkdir(BPFWIRE_PIN_ROOT, 0700) && errno != EEXIST) {
-		pr_warn("couldn't create %s: %s", BPFWIRE_PIN_ROOT, errstr(-errno));
-		return -1;
-	}
-	snprintf(dir, sizeof(dir), BPFWIRE_PIN_ROOT "/%s", via);
-	if (mkdir(dir, 0700)) {
-		if (errno == EEXIST)
-			pr_warn("a %s sender is already installed at %s: run "
-				"'bpfwire-agent unload %s' first", via, dir, via);
-		else
-			pr_warn("couldn't create %s: %s", dir, errstr(-errno));
-		return -1;
-	}
-	snprintf(s->dir, sizeof(s->dir), "%s", dir);
-	return 0;
-}
-
-int sender_pin(struct sender *s, const char *const *maps, int pin_links)
-{
-	static const char *const names[2] = { "exec", "open" };
-	char path[PATH_MAX + 32];
-	int i, err;
-
-	for (i = 0; maps[i]; i++) {
-		struct bpf_map *m = bpf_object__find_map_by_name(s->obj, maps[i]);
-
-		snprintf(path, sizeof(path), "%s/%s", s->dir, maps[i]);
-		err = m ? bpf_map__pin(m, path) : -ENOENT;
-		if (err) {
-			pr_warn("couldn't pin map %s at %s: %s", maps[i], path, errstr(err));
-			return -1;
-		}
-	}
-	for (i = 0; pin_links && i < 2; i++) {
-		struct bpf_program *p;
-
-		if (!s->links[i])
-			continue;
-		snprintf(path, sizeof(path), "%s/prog_%s", s->dir, names[i]);
-		p = bpf_object__find_program_by_name(s->obj, i ? "bpfwire_open" : "bpfwire_exec");
-		err = bpf_program__pin(p, path);
-		if (err) {
-			pr_warn("couldn't pin program at %s: %s", path, errstr(err));
-			return -1;
-		}
-		snprintf(path, sizeof(path), "%s/link_%s", s->dir, names[i]);
-		err = bpf_link__pin(s->links[i], path);
-		if (err) {
-			pr_warn("couldn't pin link at %s: %s", path, errstr(err));
-			return -1;
-		}
-	}
-	return 0;
-}
+#include "libbpf_log.h"
+#include "log.h"
 
 int main(int argc, char **argv)
 {
 	struct agent_opts o;
 	char err[256];
 
+	log_init("bpfwire-agent", LOG_WARN);
 	if (bpfwire_parse_cli(argc, argv, &o, err, sizeof(err))) {
-		fprintf(stderr, "bpfwire-agent: %s\n", err);
+		pr_warn("%s", err);
 		fprintf(stderr, "Try 'bpfwire-agent --help'.\n");
 		return 2;
 	}
-	agent_log_level = LOG_WARN + o.verbose;
-	libbpf_set_print(libbpf_print);
+	/* -v, -vv, -vvv; libbpf's output one level down (its warnings at -v) */
+	log_level = o.verbose >= LOG_TRACE ? LOG_TRACE : (enum log_level)o.verbose;
+	log_route_libbpf();
 
 	switch (o.cmd) {
 	case CMD_HELP:

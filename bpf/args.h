@@ -58,8 +58,4 @@ int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 		      char *err, size_t errlen);
 void bpfwire_usage(FILE *f);
 
-/* errnames.c: "EAGAIN", and strerror() that knows kernel-internal errnos. */
-const char *bpfwire_errno_name(int e);
-const char *bpfwire_strerror(int e);
-
 #endif /* BPFWIRE_ARGS_H */

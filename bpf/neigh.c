@@ -12,7 +12,7 @@
 #include <linux/rtnetlink.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include "agent.h"
+#include "neigh.h"
 
 struct nlreq {
 	struct nlmsghdr nh;

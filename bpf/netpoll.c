@@ -9,6 +9,8 @@
 #include <net/if.h>
 #include <sys/socket.h>
 #include "agent.h"
+#include "loader.h"
+#include "neigh.h"
 #include "netpoll.skel.h"
 
 #define NETPOLL_DEFAULT_SRC_PORT 6666	/* netconsole's */
@@ -43,13 +45,14 @@ int install_netpoll(const struct agent_opts *o)
 	/* The route gives the device, the source and the gateway, if any. */
 	err = route_get(o->dst.family, o->dst.addr, ifindex, &ri);
 	if (err && !ifindex) {
-		pr_warn("couldn't find a route to %s: %s; give --dev", dst, errstr(err));
+		pr_warn("couldn't find a route to %s: " ERR_FMT "; give --dev", dst,
+			ERR_ARG(err));
 		return -1;
 	}
 	if (!ifindex)
 		ifindex = ri.oif;
 	if (!eff.dev[0] && !if_indextoname(ifindex, eff.dev)) {
-		pr_warn("couldn't name interface %d: %s", ifindex, errstr(-errno));
+		pr_warn("couldn't name interface %d: " ERR_FMT, ifindex, ERR_ARG(-errno));
 		return -1;
 	}
 	if (!o->bind.family) {
@@ -81,7 +84,7 @@ int install_netpoll(const struct agent_opts *o)
 
 	skel = bpfwire_netpoll__open();
 	if (!skel) {
-		pr_warn("couldn't open the netpoll sender: %s", errstr(-errno));
+		pr_warn("couldn't open the netpoll sender: " ERR_FMT, ERR_ARG(-errno));
 		return -1;
 	}
 	s.obj = skel->obj;
@@ -93,12 +96,13 @@ int install_netpoll(const struct agent_opts *o)
 		goto out;
 	if (rv) {
 		if (skel->bss->setup_stage == BPFWIRE_STAGE_CREATE)
-			pr_warn("couldn't set up netpoll on %s from %s to %s via %s: %s%s",
-				eff.dev, src, dst, mac, errstr(rv),
+			pr_warn("couldn't set up netpoll on %s from %s to %s via %s: "
+				ERR_FMT "%s",
+				eff.dev, src, dst, mac, ERR_ARG(rv),
 				rv == -524 ? " (the device refuses netpoll)" : "");
 		else
-			pr_warn("couldn't store netpoll for %s in map netpoll_slot: %s",
-				dst, errstr(rv));
+			pr_warn("couldn't store netpoll for %s in map netpoll_slot: " ERR_FMT,
+				dst, ERR_ARG(rv));
 		goto out;
 	}
 	if (sender_attach(&s, o->events) || sender_pin_dir(&s) ||

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* bpfwire-agent status and unload: read or remove BPFWIRE_PIN_ROOT/VIA/. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,46 +10,11 @@
 #include <bpf/bpf.h>
 #include <json-c/json.h>
 #include "agent.h"
+#include "loader.h"
 
 static const enum bpfwire_via all_vias[] = {
 	BPFWIRE_VIA_KSOCK, BPFWIRE_VIA_NETPOLL, BPFWIRE_VIA_RINGBUF,
 };
-
-static int remove_dir(const char *dir)
-{
-	struct dirent *de;
-	char path[PATH_MAX + 256];
-	DIR *d = opendir(dir);
-	int ret = 0;
-
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (unlink(path)) {
-			ret = -errno;
-			pr_warn("couldn't unpin %s: %s", path, errstr(ret));
-		}
-	}
-	closedir(d);
-	if (rmdir(dir) && !ret) {
-		ret = -errno;
-		pr_warn("couldn't remove %s: %s", dir, errstr(ret));
-	}
-	return ret;
-}
-
-void sender_unpin(struct sender *s)
-{
-	if (!s->dir[0])
-		return;
-	if (!remove_dir(s->dir))
-		pr_info("removed %s", s->dir);
-	rmdir(BPFWIRE_PIN_ROOT);	/* only when empty */
-	s->dir[0] = 0;
-}
 
 struct status {
 	struct bpfwire_info info;
@@ -86,7 +50,7 @@ static int read_status(const char *dir, struct status *st)
 	memset(st, 0, sizeof(*st));
 	err = read_map(dir, "info", &st->info);
 	if (err) {
-		pr_warn("couldn't read %s/info: %s", dir, errstr(err));
+		pr_warn("couldn't read %s/info: " ERR_FMT, dir, ERR_ARG(err));
 		return err;
 	}
 	if (ncpu <= 0)
@@ -96,7 +60,7 @@ static int read_status(const char *dir, struct status *st)
 		return -ENOMEM;
 	err = read_map(dir, "stats", pcpu);
 	if (err) {
-		pr_warn("couldn't read %s/stats: %s", dir, errstr(err));
+		pr_warn("couldn't read %s/stats: " ERR_FMT, dir, ERR_ARG(err));
 		free(pcpu);
 		return err;
 	}
@@ -182,7 +146,7 @@ static json_object *status_json(const char *dir, const struct status *st)
 	errs = json_object_new_object();
 	for (j = 1; j < BPFWIRE_ERRNO_SLOTS; j++)
 		if (t.err[j])
-			json_object_object_add(errs, bpfwire_errno_name(j),
+			json_object_object_add(errs, errno_name(j),
 					       json_object_new_int64(t.err[j]));
 	if (t.err[0])
 		json_object_object_add(errs, "other", json_object_new_int64(t.err[0]));
@@ -224,7 +188,7 @@ static void status_text(const char *dir, const struct status *st)
 		if (!t.err[j])
 			continue;
 		printf("%s%s %llu", any ? "  " : "  errors: ",
-		       j ? bpfwire_errno_name(j) : "other",
+		       j ? errno_name(j) : "other",
 		       (unsigned long long)t.err[j]);
 		any = 1;
 	}
@@ -296,7 +260,7 @@ int cmd_unload(const struct agent_opts *o)
 			pr_info("stopping ringbuf agent %u", st.info.agent_pid);
 			kill(st.info.agent_pid, SIGTERM);
 		}
-		if (remove_dir(dir)) {
+		if (pin_dir_remove(dir)) {
 			ret = -1;
 			continue;
 		}

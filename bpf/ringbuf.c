@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include "agent.h"
+#include "loader.h"
 #include "ringbuf.skel.h"
 
 static volatile sig_atomic_t stop;
@@ -54,7 +55,7 @@ static int open_socket(const struct agent_opts *o)
 	char txt[96];
 
 	if (fd < 0) {
-		pr_warn("couldn't create a UDP socket: %s", errstr(-errno));
+		pr_warn("couldn't create a UDP socket: " ERR_FMT, ERR_ARG(-errno));
 		return -1;
 	}
 	for (int pass = 0; pass < 2; pass++) {
@@ -81,8 +82,8 @@ static int open_socket(const struct agent_opts *o)
 		}
 		bpfwire_fmt_addr(a, a->port, txt, sizeof(txt));
 		if ((pass ? connect : bind)(fd, (struct sockaddr *)&ss, len)) {
-			pr_warn("couldn't %s socket to %s: %s", pass ? "connect" : "bind",
-				txt, errstr(-errno));
+			pr_warn("couldn't %s socket to %s: " ERR_FMT, pass ? "connect" : "bind",
+				txt, ERR_ARG(-errno));
 			close(fd);
 			return -1;
 		}
@@ -114,7 +115,7 @@ int run_ringbuf(const struct agent_opts *o)
 		return -1;
 	skel = bpfwire_ringbuf__open();
 	if (!skel) {
-		pr_warn("couldn't open the ringbuf sender: %s", errstr(-errno));
+		pr_warn("couldn't open the ringbuf sender: " ERR_FMT, ERR_ARG(-errno));
 		goto out;
 	}
 	s.obj = skel->obj;
@@ -126,12 +127,12 @@ int run_ringbuf(const struct agent_opts *o)
 	f.u = mmap(NULL, usz, PROT_READ | PROT_WRITE, MAP_SHARED,
 		   bpf_map__fd(skel->maps.ustats), 0);
 	if (f.u == MAP_FAILED) {
-		pr_warn("couldn't mmap map ustats: %s", errstr(-errno));
+		pr_warn("couldn't mmap map ustats: " ERR_FMT, ERR_ARG(-errno));
 		goto out;
 	}
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.rb), forward, &f, NULL);
 	if (!rb) {
-		pr_warn("couldn't open ring buffer rb: %s", errstr(-errno));
+		pr_warn("couldn't open ring buffer rb: " ERR_FMT, ERR_ARG(-errno));
 		goto out;
 	}
 	if (sender_pin_dir(&s) || sender_pin(&s, maps, 0))
@@ -148,7 +149,7 @@ int run_ringbuf(const struct agent_opts *o)
 	while (!stop) {
 		err = ring_buffer__poll(rb, 200);
 		if (err < 0 && err != -EINTR) {
-			pr_warn("couldn't poll ring buffer rb: %s", errstr(err));
+			pr_warn("couldn't poll ring buffer rb: " ERR_FMT, ERR_ARG(err));
 			goto out;
 		}
 	}

@@ -6,7 +6,7 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include "../encode.h"
+#include "encode.h"
 #include "tap.h"
 #ifdef HAVE_RECV_PARSER
 #include "parse.h"

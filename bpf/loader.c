@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The sender loaders' shared steps; see loader.h. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <bpf/bpf.h>
+#include "loader.h"
+
+#ifndef BPF_FS_MAGIC
+#define BPF_FS_MAGIC 0xcafe4a11
+#endif
+
+void sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->sender_id = o->sender_id;
+	cfg->events = o->events;
+	cfg->prefix_len = strlen(o->prefix);
+	memcpy(cfg->prefix, o->prefix, cfg->prefix_len);
+	cfg->family = o->dst.family;
+	memcpy(cfg->dst_addr, o->dst.addr, 16);
+	cfg->dst_port = o->dst.port;
+	cfg->scope_id = o->dst.scope_id;
+	cfg->sndbuf = o->sndbuf;
+	if (o->bind.family) {
+		cfg->has_bind = 1;
+		memcpy(cfg->src_addr, o->bind.addr, 16);
+		cfg->src_port = o->bind.port;
+		if (o->bind.scope_id)
+			cfg->scope_id = o->bind.scope_id;
+	}
+	snprintf(cfg->dev, sizeof(cfg->dev), "%s", o->dev);
+	memcpy(cfg->remote_mac, o->mac, 6);
+}
+
+int sender_load(struct sender *s, int (*load)(void *skel), void *skel)
+{
+	struct bpf_program *p;
+	int err;
+
+	/* -vvv: the verifier's statistics for every program (BPF_LOG_STATS). */
+	if (log_level >= LOG_TRACE)
+		bpf_object__for_each_program(p, s->obj)
+			bpf_program__set_log_level(p, 4);
+	err = load(skel);
+
+	if (err) {
+		pr_warn("couldn't load the %s sender: " ERR_FMT "%s",
+			bpfwire_via_name(s->via), ERR_ARG(err), log_level < LOG_INFO ?
+			"; rerun with -v for libbpf's and the verifier's log" : "");
+		return -1;
+	}
+	pr_debug("loaded the %s sender", bpfwire_via_name(s->via));
+	return 0;
+}
+
+int sender_run_setup(struct sender *s, const char *name, int *retval)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, ropts);
+	struct bpf_program *prog = bpf_object__find_program_by_name(s->obj, name);
+	int err;
+
+	if (!prog) {
+		pr_warn("couldn't find program %s in the %s sender", name,
+			bpfwire_via_name(s->via));
+		return -1;
+	}
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &ropts);
+	if (err) {
+		pr_warn("couldn't run %s: " ERR_FMT, name, ERR_ARG(-errno));
+		return -1;
+	}
+	*retval = (int)ropts.retval;
+	return 0;
+}
+
+int sender_write_info(struct sender *s, const struct agent_opts *o,
+		      const struct bpfwire_cfg *cfg)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(s->obj, "info");
+	struct bpfwire_info info = { 0 };
+	__u32 key = 0;
+
+	info.via = s->via;
+	info.agent_pid = s->via == BPFWIRE_VIA_RINGBUF ? getpid() : 0;
+	info.installed_unix = time(NULL);
+	snprintf(info.dst, sizeof(info.dst), "%s", o->dst_text);
+	snprintf(info.bind, sizeof(info.bind), "%s", o->bind_text ? o->bind_text : "");
+	info.cfg = *cfg;
+	if (!map || bpf_map_update_elem(bpf_map__fd(map), &key, &info, 0)) {
+		pr_warn("couldn't write map info: " ERR_FMT, ERR_ARG(-errno));
+		return -1;
+	}
+	return 0;
+}
+
+int sender_attach(struct sender *s, __u32 events)
+{
+	static const char *const progs[2] = { "bpfwire_exec", "bpfwire_open" };
+	static const char *const hooks[2] = { "bprm_check_security", "file_open" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct bpf_program *p;
+
+		if (!(events & (1u << i)))
+			continue;
+		p = bpf_object__find_program_by_name(s->obj, progs[i]);
+		s->links[i] = p ? bpf_program__attach_lsm(p) : NULL;
+		if (!s->links[i]) {
+			pr_warn("couldn't attach sender to lsm/%s: " ERR_FMT, hooks[i],
+				ERR_ARG(-errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int sender_pin_dir(struct sender *s)
+{
+	const char *via = bpfwire_via_name(s->via);
+	struct statfs sfs;
+	char dir[PATH_MAX];
+
+	if (statfs("/sys/fs/bpf", &sfs) || sfs.f_type != BPF_FS_MAGIC) {
+		pr_warn("/sys/fs/bpf is not a bpf filesystem: mount -t bpf bpf /sys/fs/bpf");
+		return -1;
+	}
+	if (mkdir(BPFWIRE_PIN_ROOT, 0700) && errno != EEXIST) {
+		pr_warn("couldn't create %s: " ERR_FMT, BPFWIRE_PIN_ROOT, ERR_ARG(-errno));
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), BPFWIRE_PIN_ROOT "/%s", via);
+	if (mkdir(dir, 0700)) {
+		if (errno == EEXIST)
+			pr_warn("a %s sender is already installed at %s: run "
+				"'bpfwire-agent unload %s' first", via, dir, via);
+		else
+			pr_warn("couldn't create %s: " ERR_FMT, dir, ERR_ARG(-errno));
+		return -1;
+	}
+	snprintf(s->dir, sizeof(s->dir), "%s", dir);
+	return 0;
+}
+
+int sender_pin(struct sender *s, const char *const *maps, int pin_links)
+{
+	static const char *const names[2] = { "exec", "open" };
+	char path[PATH_MAX + 32];
+	int i, err;
+
+	for (i = 0; maps[i]; i++) {
+		struct bpf_map *m = bpf_object__find_map_by_name(s->obj, maps[i]);
+
+		snprintf(path, sizeof(path), "%s/%s", s->dir, maps[i]);
+		err = m ? bpf_map__pin(m, path) : -ENOENT;
+		if (err) {
+			pr_warn("couldn't pin map %s at %s: " ERR_FMT, maps[i], path,
+				ERR_ARG(err));
+			return -1;
+		}
+	}
+	for (i = 0; pin_links && i < 2; i++) {
+		struct bpf_program *p;
+
+		if (!s->links[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/prog_%s", s->dir, names[i]);
+		p = bpf_object__find_program_by_name(s->obj, i ? "bpfwire_open" : "bpfwire_exec");
+		err = bpf_program__pin(p, path);
+		if (err) {
+			pr_warn("couldn't pin program at %s: " ERR_FMT, path, ERR_ARG(err));
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%s/link_%s", s->dir, names[i]);
+		err = bpf_link__pin(s->links[i], path);
+		if (err) {
+			pr_warn("couldn't pin link at %s: " ERR_FMT, path, ERR_ARG(err));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int pin_dir_remove(const char *dir)
+{
+	struct dirent *de;
+	char path[PATH_MAX + 256];
+	DIR *d = opendir(dir);
+	int ret = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (unlink(path)) {
+			ret = -errno;
+			pr_warn("couldn't unpin %s: " ERR_FMT, path, ERR_ARG(ret));
+		}
+	}
+	closedir(d);
+	if (rmdir(dir) && !ret) {
+		ret = -errno;
+		pr_warn("couldn't remove %s: " ERR_FMT, dir, ERR_ARG(ret));
+	}
+	return ret;
+}
+
+void sender_unpin(struct sender *s)
+{
+	if (!s->dir[0])
+		return;
+	if (!pin_dir_remove(s->dir))
+		pr_info("removed %s", s->dir);
+	rmdir(BPFWIRE_PIN_ROOT);	/* only when empty */
+	s->dir[0] = 0;
+}

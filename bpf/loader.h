@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the three sender loaders (ksock.c, netpoll.c, ringbuf.c) share:
+ * fill the configuration, load, run the setup program, attach, pin, and
+ * unpin on failure. Every sender object has cfg in .rodata, maps
+ * stats/state/info and programs bpfwire_exec/bpfwire_open.
+ */
+#ifndef BPFWIRE_LOADER_H
+#define BPFWIRE_LOADER_H
+
+#include <limits.h>
+#include <stdlib.h>
+#include <bpf/libbpf.h>
+#include "args.h"
+#include "errnames.h"
+#include "log.h"
+
+/*
+ * An errno as the agent prints it: "Network is unreachable (-101)".
+ * Scenarios and bpf/tests match this text, so it stays.
+ */
+#define ERR_FMT		"%s (%d)"
+#define ERR_ARG(e)	errno_text(e), -abs(e)
+
+struct sender {
+	enum bpfwire_via via;
+	struct bpf_object *obj;
+	char dir[PATH_MAX];		/* pin dir, "" until created */
+	struct bpf_link *links[2];	/* exec, open */
+};
+
+void sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg);
+int sender_load(struct sender *s, int (*load)(void *skel), void *skel);
+/* Runs SYSCALL program prog once; its return value in *retval. */
+int sender_run_setup(struct sender *s, const char *prog, int *retval);
+int sender_write_info(struct sender *s, const struct agent_opts *o,
+		      const struct bpfwire_cfg *cfg);
+int sender_attach(struct sender *s, __u32 events);
+/* mkdir BPFWIRE_PIN_ROOT/VIA; fails if a sender of that kind is installed. */
+int sender_pin_dir(struct sender *s);
+int sender_pin(struct sender *s, const char *const *maps, int pin_links);
+/* Removes s->dir (what a failed install pinned), then the root if empty. */
+void sender_unpin(struct sender *s);
+
+/* Unpins everything in a pin dir and removes it: 0 or -errno. */
+int pin_dir_remove(const char *dir);
+
+#endif /* BPFWIRE_LOADER_H */
