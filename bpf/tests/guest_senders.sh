@@ -190,4 +190,4 @@ check "bad: second install refused" $? 1
 check "bad: nothing left pinned" "$(ls -A /sys/fs/bpf)" ""
 
 # 8. Verifier: each object loads (above); the console scan in run_guest.sh
-# fails the run on any BUG/WARNING/lockdep/RCU splat.
+# fails the run on any kernel splat (bpfwire-splat, common/splat.c).
