@@ -274,106 +274,108 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
-		      char *err, size_t errlen)
+/* The options whose checks need all the others, kept as given. */
+struct cli_raw {
+	const char *mac, *events, *sndbuf;
+};
+
+static int parse_option(int c, char **argv, struct agent_opts *o,
+			struct cli_raw *raw, char *err, size_t errlen)
 {
-	const char *mac = NULL, *events = NULL, *sndbuf = NULL;
-	int c, npos;
 	char *end;
 
-	memset(o, 0, sizeof(*o));
-	o->cmd = CMD_INSTALL;
-	o->sender_id = 1;
-	o->events = BPFWIRE_EVF_EXEC | BPFWIRE_EVF_OPEN;
-	optind = 0;	/* full reset, so tests can parse again */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "vh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_VIA:
-			if (bpfwire_parse_via(optarg, &o->via))
-				ERR("bad --via '%s': use ksock, netpoll or ringbuf", optarg);
-			break;
-		case OPT_DST:
-			o->dst_text = optarg;
-			break;
-		case OPT_BIND:
-			o->bind_text = optarg;
-			break;
-		case OPT_DEV:
-			if (!*optarg || strlen(optarg) >= sizeof(o->dev))
-				ERR("bad --dev '%s': 1 to %zu characters", optarg,
-				    sizeof(o->dev) - 1);
-			snprintf(o->dev, sizeof(o->dev), "%s", optarg);
-			break;
-		case OPT_DEV_UNCHECKED:
-			o->dev_unchecked = 1;
-			break;
-		case OPT_EVENTS:
-			events = optarg;
-			break;
-		case OPT_PREFIX:
-			if (strlen(optarg) >= sizeof(o->prefix))
-				ERR("bad --path-prefix: longer than %zu bytes",
-				    sizeof(o->prefix) - 1);
-			snprintf(o->prefix, sizeof(o->prefix), "%s", optarg);
-			break;
-		case OPT_ID:
-			errno = 0;
-			o->sender_id = strtoul(optarg, &end, 0);
-			if (errno || !*optarg || *end || *optarg == '-' ||
-			    strtoull(optarg, NULL, 0) > 0xffffffffull)
-				ERR("bad --sender-id '%s': need 0..4294967295", optarg);
-			break;
-		case OPT_MAC:
-			mac = optarg;
-			break;
-		case OPT_SNDBUF:
-			sndbuf = optarg;
-			break;
-		case OPT_JSON:
-			o->json = 1;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'h':
-			o->cmd = CMD_HELP;
-			return 0;
-		default:
-			if (optopt >= OPT_VIA || (optopt == 0 && optind > 0))
-				ERR("option %s needs a value or is unknown",
-				    argv[optind - 1]);
-			ERR("unknown option -%c", optopt);
-		}
+	switch (c) {
+	case OPT_VIA:
+		if (bpfwire_parse_via(optarg, &o->via))
+			ERR("bad --via '%s': use ksock, netpoll or ringbuf", optarg);
+		break;
+	case OPT_DST:
+		o->dst_text = optarg;
+		break;
+	case OPT_BIND:
+		o->bind_text = optarg;
+		break;
+	case OPT_DEV:
+		if (!*optarg || strlen(optarg) >= sizeof(o->dev))
+			ERR("bad --dev '%s': 1 to %zu characters", optarg,
+			    sizeof(o->dev) - 1);
+		snprintf(o->dev, sizeof(o->dev), "%s", optarg);
+		break;
+	case OPT_DEV_UNCHECKED:
+		o->dev_unchecked = 1;
+		break;
+	case OPT_EVENTS:
+		raw->events = optarg;
+		break;
+	case OPT_PREFIX:
+		if (strlen(optarg) >= sizeof(o->prefix))
+			ERR("bad --path-prefix: longer than %zu bytes",
+			    sizeof(o->prefix) - 1);
+		snprintf(o->prefix, sizeof(o->prefix), "%s", optarg);
+		break;
+	case OPT_ID:
+		errno = 0;
+		o->sender_id = strtoul(optarg, &end, 0);
+		if (errno || !*optarg || *end || *optarg == '-' ||
+		    strtoull(optarg, NULL, 0) > 0xffffffffull)
+			ERR("bad --sender-id '%s': need 0..4294967295", optarg);
+		break;
+	case OPT_MAC:
+		raw->mac = optarg;
+		break;
+	case OPT_SNDBUF:
+		raw->sndbuf = optarg;
+		break;
+	case OPT_JSON:
+		o->json = 1;
+		break;
+	case 'v':
+		o->verbose++;
+		break;
+	case 'h':
+		o->cmd = CMD_HELP;
+		break;
+	default:
+		if (optopt >= OPT_VIA || (optopt == 0 && optind > 0))
+			ERR("option %s needs a value or is unknown", argv[optind - 1]);
+		ERR("unknown option -%c", optopt);
 	}
+	return 0;
+}
 
-	npos = argc - optind;
-	if (npos > 0) {
-		const char *cmd = argv[optind];
+/* status|unload [VIA]: no sender options. */
+static int parse_command(int argc, char **argv, struct agent_opts *o,
+			 const struct cli_raw *raw, char *err, size_t errlen)
+{
+	const char *cmd = argv[optind];
+	int npos = argc - optind;
 
-		if (!strcmp(cmd, "status"))
-			o->cmd = CMD_STATUS;
-		else if (!strcmp(cmd, "unload"))
-			o->cmd = CMD_UNLOAD;
-		else
-			ERR("unknown command '%s': use status or unload", cmd);
-		if (npos > 2)
-			ERR("%s takes at most one sender name", cmd);
-		if (npos == 2) {
-			enum bpfwire_via v;
+	if (!strcmp(cmd, "status"))
+		o->cmd = CMD_STATUS;
+	else if (!strcmp(cmd, "unload"))
+		o->cmd = CMD_UNLOAD;
+	else
+		ERR("unknown command '%s': use status or unload", cmd);
+	if (npos > 2)
+		ERR("%s takes at most one sender name", cmd);
+	if (npos == 2) {
+		enum bpfwire_via v;
 
-			o->only = argv[optind + 1];
-			if (bpfwire_parse_via(o->only, &v))
-				ERR("bad sender '%s': use ksock, netpoll or ringbuf",
-				    o->only);
-		}
-		if (o->via || o->dst_text || o->bind_text || o->dev[0] || mac ||
-		    o->dev_unchecked || sndbuf)
-			ERR("%s takes no sender options; name the sender as in "
-			    "'%s ksock'", cmd, cmd);
-		return 0;
+		o->only = argv[optind + 1];
+		if (bpfwire_parse_via(o->only, &v))
+			ERR("bad sender '%s': use ksock, netpoll or ringbuf", o->only);
 	}
+	if (o->via || o->dst_text || o->bind_text || o->dev[0] || raw->mac ||
+	    o->dev_unchecked || raw->sndbuf)
+		ERR("%s takes no sender options; name the sender as in "
+		    "'%s ksock'", cmd, cmd);
+	return 0;
+}
 
+/* An install: the options that go together, and the sender's own. */
+static int check_install(struct agent_opts *o, const struct cli_raw *raw,
+			 char *err, size_t errlen)
+{
 	if (!o->via)
 		ERR("missing --via ksock|netpoll|ringbuf (or a command: status, unload)");
 	if (!o->dst_text)
@@ -387,26 +389,26 @@ int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 			ERR("--bind %s and --dst %s are not the same family",
 			    o->bind_text, o->dst_text);
 	}
-	if (events && bpfwire_parse_events(events, &o->events, err, errlen))
+	if (raw->events && bpfwire_parse_events(raw->events, &o->events, err, errlen))
 		return -1;
 	if (o->via != BPFWIRE_VIA_NETPOLL) {
 		if (o->dev[0])
 			ERR("--dev is for --via netpoll only");
-		if (mac)
+		if (raw->mac)
 			ERR("--remote-mac is for --via netpoll only");
 		if (o->dev_unchecked)
 			ERR("--dev-unchecked is for --via netpoll only");
 	}
 	/* netpoll has no socket, ringbuf's is the agent's own */
-	if (sndbuf && o->via != BPFWIRE_VIA_KSOCK)
+	if (raw->sndbuf && o->via != BPFWIRE_VIA_KSOCK)
 		ERR("--sndbuf is for --via ksock only");
-	if (sndbuf && bpfwire_parse_sndbuf(sndbuf, &o->sndbuf, err, errlen))
+	if (raw->sndbuf && bpfwire_parse_sndbuf(raw->sndbuf, &o->sndbuf, err, errlen))
 		return -1;
 	if (o->dev_unchecked && !o->dev[0])
 		ERR("--dev-unchecked needs --dev IFACE");
-	if (mac) {
-		if (bpfwire_parse_mac(mac, o->mac))
-			ERR("bad --remote-mac '%s': write aa:bb:cc:dd:ee:ff", mac);
+	if (raw->mac) {
+		if (bpfwire_parse_mac(raw->mac, o->mac))
+			ERR("bad --remote-mac '%s': write aa:bb:cc:dd:ee:ff", raw->mac);
 		o->have_mac = 1;
 	}
 	if (o->dev[0] && !o->dev_unchecked && !if_nametoindex(o->dev))
@@ -415,4 +417,27 @@ int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 		ERR("--dev %s disagrees with the scope of --dst %s", o->dev,
 		    o->dst_text);
 	return 0;
+}
+
+int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
+		      char *err, size_t errlen)
+{
+	struct cli_raw raw = { 0 };
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->cmd = CMD_INSTALL;
+	o->sender_id = 1;
+	o->events = BPFWIRE_EVF_EXEC | BPFWIRE_EVF_OPEN;
+	optind = 0;	/* full reset, so tests can parse again */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "vh", long_opts, NULL)) != -1) {
+		if (parse_option(c, argv, o, &raw, err, errlen))
+			return -1;
+		if (o->cmd == CMD_HELP)
+			return 0;
+	}
+	if (optind < argc)
+		return parse_command(argc, argv, o, &raw, err, errlen);
+	return check_install(o, &raw, err, errlen);
 }
