@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The run's state file, STATEDIR/state.json (copied to RESULTS/state.json). */
+/*
+ * The run's state file, STATEDIR/state.json (copied to RESULTS/state.json),
+ * and what reads it: open, list, status.
+ */
+#include <dirent.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "errnames.h"
+#include "lab.h"
 #include "log.h"
-#include "run.h"
-#include "util.h"
+#include "netns.h"
+#include "qmp.h"
 
 #define PUT_STR(o, k, v)  json_object_object_add(o, k, json_object_new_string(v))
 #define PUT_INT(o, k, v)  json_object_object_add(o, k, json_object_new_int64(v))
@@ -123,7 +129,6 @@ static double get_dbl(json_object *o, const char *k)
 	return json_object_object_get_ex(o, k, &v) ? json_object_get_double(v) : -1;
 }
 
-/* Used by lab_open(). */
 int lab_load_state(const char *path, struct lab_run *r)
 {
 	json_object *o = json_object_from_file(path), *a, *e, *n;
@@ -194,4 +199,158 @@ int lab_load_state(const char *path, struct lab_run *r)
 		}
 	json_object_put(o);
 	return 0;
+}
+
+int lab_run_ids(char ids[][LAB_RUN_ID_MAX + 1], int max)
+{
+	DIR *d = opendir(LAB_STATE_ROOT);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		char p[PATH_MAX];
+		struct stat st;
+
+		if (e->d_name[0] == '.' || strlen(e->d_name) > LAB_RUN_ID_MAX)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", LAB_STATE_ROOT, e->d_name);
+		if (stat(p, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		snprintf(ids[n++], LAB_RUN_ID_MAX + 1, "%s", e->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+int lab_open(const char *id, struct lab_run **out)
+{
+	char ids[64][LAB_RUN_ID_MAX + 1], path[PATH_MAX];
+	struct lab_run *r;
+	int n;
+
+	*out = NULL;
+	if (!id)
+		id = getenv("BPFWIRE_RUN");
+	if (!id) {
+		n = lab_run_ids(ids, 64);
+		if (n == 0) {
+			pr_warn("no lab run is up (nothing in %s)", LAB_STATE_ROOT);
+			return LAB_FAIL;
+		}
+		if (n > 1) {
+			char list[64 * (LAB_RUN_ID_MAX + 1) + 1] = "";
+
+			for (int i = 0; i < n; i++)
+				strcat(strcat(list, " "), ids[i]);
+			pr_warn("%d runs are up; pick one with --run ID (or BPFWIRE_RUN):%s", n, list);
+			return LAB_EUSAGE;
+		}
+		id = ids[0];
+	}
+	snprintf(path, sizeof(path), "%s/%s/state.json", LAB_STATE_ROOT, id);
+	if (!file_exists(path)) {
+		pr_warn("no run %s (no %s)", id, path);
+		return LAB_FAIL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r || lab_load_state(path, r)) {
+		free(r);
+		return LAB_FAIL;
+	}
+	*out = r;
+	return LAB_OK;
+}
+
+void lab_free(struct lab_run *r)
+{
+	free(r);
+}
+
+int lab_list(FILE *f)
+{
+	char ids[64][LAB_RUN_ID_MAX + 1], names[64][64];
+	int n = lab_run_ids(ids, 64), m = netns_list("bpfwire-", names, 64);
+
+	for (int i = 0; i < n; i++) {
+		struct lab_run *r;
+		int alive = 0;
+
+		if (lab_open(ids[i], &r)) {
+			fprintf(f, "%-24s (no readable state: `bpfwire-lab down --run %s`)\n", ids[i], ids[i]);
+			continue;
+		}
+		for (int g = 0; g < r->nguests; g++)
+			alive += proc_alive(r->guests[g].pid, r->guests[g].start);
+		fprintf(f, "%-24s %-8s %-7s %s %d/%d guests alive  %s\n", r->id, r->topo_name, r->status,
+			r->accel[0] ? r->accel : "-", alive, r->nguests, r->results);
+		lab_free(r);
+	}
+	for (int i = 0; i < m; i++) {
+		char p[PATH_MAX];
+
+		snprintf(p, sizeof(p), "%s/%s", LAB_STATE_ROOT, names[i] + strlen("bpfwire-"));
+		if (!file_exists(p))
+			fprintf(f, "%-24s orphan netns %s: `bpfwire-lab down --all` removes it\n",
+				names[i] + strlen("bpfwire-"), names[i]);
+	}
+	if (!n && !m)
+		fprintf(f, "no runs\n");
+	return 0;
+}
+
+
+void lab_status(struct lab_run *r, FILE *f)
+{
+	fprintf(f, "run        %s\ntopology   %s (%s)\nstatus     %s\naccel      %s\nnetns      %s (%s)\n"
+		   "results    %s\nkernel     %s\n",
+		r->id, r->topo_name, r->topology, r->status, r->accel, r->netns,
+		netns_exists(r->netns) ? "present" : "MISSING", r->results, r->kernel);
+	if (r->boot_s > 0)
+		fprintf(f, "boot       %.2f s to all ready\n", r->boot_s);
+	for (int i = 0; i < r->nprocs; i++) {
+		const struct lab_proc *p = &r->procs[i];
+
+		fprintf(f, "process    %-8s %-12s pid %-7d %s\n", p->role, p->name, p->pid,
+			proc_alive(p->pid, p->start) ? "running" : "GONE");
+	}
+	for (int i = 0; i < r->nguests; i++) {
+		struct lab_guest *g = &r->guests[i];
+		char vm[64] = "-", agent[16] = "-", err[256];
+		struct qmp q;
+		struct qga a;
+
+		if (proc_alive(g->pid, g->start)) {
+			int lock = guest_lock(r, g->name);
+
+			if (!qmp_open(&q, g->qmp, 2000)) {
+				json_object *st = qmp_execute(&q, "query-status", NULL, 2000, err, sizeof(err)), *v;
+
+				if (st && json_object_object_get_ex(st, "status", &v))
+					snprintf(vm, sizeof(vm), "%s", json_object_get_string(v));
+				json_object_put(st);
+				qmp_close(&q);
+			}
+			if (!qga_open(&a, g->qga, 2000)) {
+				json_object *pong = qga_execute(&a, "guest-ping", NULL, 2000, err, sizeof(err));
+
+				snprintf(agent, sizeof(agent), "%s", pong ? "answers" : "silent");
+				json_object_put(pong);
+				qga_close(&a);
+			} else {
+				snprintf(agent, sizeof(agent), "silent");
+			}
+			if (lock >= 0)
+				close(lock);
+		}
+		fprintf(f, "guest      %-12s pid %-7d vm %-9s qemu-ga %-8s ready %.2f s  rss %ld MiB\n",
+			g->name, g->pid, vm, agent, g->t_ready, proc_rss_kib(g->pid) / 1024);
+		for (int n = 0; n < g->nnics; n++)
+			fprintf(f, "  nic      %-6s %s on %-8s tap %-8s device %s\n", g->nics[n].ifname,
+				g->nics[n].mac, g->nics[n].segment, g->nics[n].tap, g->nics[n].device);
+	}
+	for (int s = 0; s < r->nsegments; s++)
+		fprintf(f, "segment    %-12s bridge %-10s pcap %s\n", r->segments[s].name,
+			r->segments[s].bridge, r->segments[s].pcap);
 }

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,4 +419,26 @@ void shell_quote(const char *s, char *out, size_t outlen)
 	}
 	out[n++] = '\'';
 	out[n] = '\0';
+}
+
+void argv_add(struct argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (a->n >= (int)ARRAY_SIZE(a->v) - 1)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+void argv_free(struct argv *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->v[i]);
+	a->n = 0;
 }

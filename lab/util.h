@@ -50,6 +50,14 @@ void reap_children(void);
 char *base64_encode(const void *data, size_t len);
 ssize_t base64_decode(const char *in, void *out, size_t outlen);
 
+/* An argv built one printf-formatted word at a time, NULL-terminated. */
+struct argv {
+	char *v[160];
+	int n;
+};
+void argv_add(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void argv_free(struct argv *a);
+
 /* Quote s for a POSIX shell, into out. */
 void shell_quote(const char *s, char *out, size_t outlen);
 

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the files of a run share with each other. Other folders use run.h;
+ * this header is the lab's own.
+ */
+#ifndef BPFWIRE_LAB_LAB_H
+#define BPFWIRE_LAB_LAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "run.h"
+
+/* run.c: remember a process of the run, with its start time. */
+void lab_add_proc(struct lab_run *r, const char *role, const char *name, pid_t pid);
+
+/* state.c */
+int lab_load_state(const char *path, struct lab_run *r);
+/* The run ids that have a state dir under LAB_STATE_ROOT. */
+int lab_run_ids(char ids[][LAB_RUN_ID_MAX + 1], int max);
+
+/* qemu.c: r->accel from auto|kvm|tcg, and why. */
+void qemu_choose_accel(struct lab_run *r, const char *accel, char *why, size_t whylen);
+/* Starts guest hi's QEMU in the run's netns; its pid or -errno. */
+pid_t qemu_start(struct lab_run *r, const struct topology *t, int hi, const char *append);
+
+/* net.c: the netns with its bridges and taps, dnsmasq, one tcpdump per segment. */
+int net_up(struct lab_run *r, const struct topology *t, bool capture);
+int net_start_tcpdump(struct lab_run *r, int s);
+
+/* guest.c */
+int guest_write_setup(const struct lab_run *r, const struct topology *t, int hi);
+/* One qemu-ga client per guest at a time: an flock'd fd, or -1. */
+int guest_lock(const struct lab_run *r, const char *host);
+
+/* splat.c: the last lines of a guest's console (or its qemu.log) to stderr. */
+void console_tail(const struct lab_guest *g, int lines);
+
+#endif

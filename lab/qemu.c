@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* QEMU for each guest: the accelerator, the command line, the start. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "errnames.h"
+#include "lab-config.h"
+#include "lab.h"
+
+static long host_tsc_khz(void)
+{
+	const char *env = getenv("BPFWIRE_TSC_KHZ");
+	char line[256];
+	double mhz = 0;
+	FILE *f;
+
+	if (env)
+		return atol(env);
+	f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu MHz : %lf", &mhz) == 1)
+			break;
+	fclose(f);
+	return (long)(mhz * 1000);
+}
+
+/*
+ * Boot the kernel under KVM and wait up to 3 s for its first console byte.
+ * On these machines a KVM guest hangs silently, so silence means TCG. The
+ * answer is cached per kernel in /run/bpfwire/kvm-probe.
+ */
+static bool kvm_works(struct lab_run *r, char *why, size_t whylen)
+{
+	char cache[PATH_MAX], key[PATH_MAX + 64], con[PATH_MAX + 32], *old;
+	struct argv a = { 0 };
+	struct spawn_opts so = { .netns = r->netns, .setsid = true };
+	struct stat st;
+	bool alive = false;
+	double t0;
+	pid_t pid;
+
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		snprintf(why, whylen, "no usable /dev/kvm");
+		return false;
+	}
+	stat(r->kernel, &st);
+	snprintf(key, sizeof(key), "%s %lld", r->kernel, (long long)st.st_mtime);
+	snprintf(cache, sizeof(cache), "%s/kvm-probe", LAB_STATE_ROOT);
+	old = read_file(cache, NULL);
+	if (old && !strncmp(old, key, strlen(key)) && old[strlen(key)] == ' ') {
+		alive = !strncmp(old + strlen(key) + 1, "yes", 3);
+		snprintf(why, whylen, "cached KVM probe: %s", alive ? "boots" : "no sign of life in 3 s");
+		free(old);
+		return alive;
+	}
+	free(old);
+	snprintf(con, sizeof(con), "%s/kvm-probe.console", r->statedir);
+	argv_add(&a, "qemu-system-x86_64");
+	argv_add(&a, "-accel"); argv_add(&a, "kvm");
+	argv_add(&a, "-machine"); argv_add(&a, "pc");
+	argv_add(&a, "-m"); argv_add(&a, "128");
+	argv_add(&a, "-nodefaults"); argv_add(&a, "-display"); argv_add(&a, "none"); argv_add(&a, "-no-reboot");
+	argv_add(&a, "-kernel"); argv_add(&a, "%s", r->kernel);
+	argv_add(&a, "-append"); argv_add(&a, "console=ttyS0 earlyprintk=serial panic=-1");
+	argv_add(&a, "-serial"); argv_add(&a, "file:%s", con);
+	so.out = so.err = NULL;
+	t0 = now_s();
+	pid = spawn(a.v, &so);
+	argv_free(&a);
+	if (pid < 0) {
+		snprintf(why, whylen, "couldn't start the KVM probe: %s", errno_str(pid));
+		return false;
+	}
+	while (now_s() - t0 < 3.0 && !lab_interrupted) {
+		if (!stat(con, &st) && st.st_size > 0) {
+			alive = true;
+			break;
+		}
+		if (!proc_alive(pid, 0))
+			break;
+		sleep_ms(20);
+	}
+	proc_kill(pid, 0, 500);
+	reap_children();
+	unlink(con);
+	snprintf(why, whylen, "KVM probe: %s after %.1f s", alive ? "kernel printed" : "no sign of life",
+		 now_s() - t0);
+	if (!lab_interrupted) {
+		snprintf(key + strlen(key), sizeof(key) - strlen(key), " %s\n", alive ? "yes" : "no");
+		write_file_atomic(cache, key);
+	}
+	return alive;
+}
+
+void qemu_choose_accel(struct lab_run *r, const char *accel, char *why, size_t whylen)
+{
+	if (!strcmp(accel, "tcg") || !strcmp(accel, "kvm")) {
+		snprintf(r->accel, sizeof(r->accel), "%s", accel);
+		snprintf(why, whylen, "asked for");
+		return;
+	}
+	snprintf(r->accel, sizeof(r->accel), "%s", kvm_works(r, why, whylen) ? "kvm" : "tcg");
+}
+
+/*
+ * no_timer_check: under a loaded TCG host the IO-APIC timer check can fail
+ * and panic the boot. bpfwire.keep: the project's trees, which guest-init
+ * keeps visible even under the /tmp it covers with tmpfs.
+ */
+static void add_kernel_params(struct argv *a, const struct lab_guest *g, const struct topo_host *h,
+			      const char *append)
+{
+	long tsc = host_tsc_khz();
+	char tscarg[64] = "";
+
+	if (tsc > 0)
+		snprintf(tscarg, sizeof(tscarg), " tsc_early_khz=%ld", tsc);
+	argv_add(a, "-append");
+	argv_add(a, "console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose "
+		"ro init=%s panic=-1 tsc=reliable%s no_timer_check bpfwire.dir=%s bpfwire.host=%s "
+		"bpfwire.keep=%s,%s%s%s%s%s ignore_loglevel",
+	    BPFWIRE_GUEST_INIT, tscarg, g->dir, h->name, BPFWIRE_SOURCE_ROOT, BPFWIRE_BUILD_ROOT,
+	    h->append[0] ? " " : "", h->append,
+	    append && *append ? " " : "", append ? append : "");
+}
+
+static void add_machine(struct argv *a, const struct lab_run *r, const struct topo_host *h)
+{
+	argv_add(a, "-name"); argv_add(a, "bpfwire-%s-%s,process=bpfwire-%s", r->id, h->name, h->name);
+	if (!strcmp(r->accel, "kvm")) {
+		argv_add(a, "-accel"); argv_add(a, "kvm");
+	} else {
+		argv_add(a, "-accel"); argv_add(a, "tcg");
+		argv_add(a, "-cpu"); argv_add(a, "max");
+	}
+	argv_add(a, "-machine"); argv_add(a, "pc");
+	argv_add(a, "-m"); argv_add(a, "%u", h->memory_mib);
+	argv_add(a, "-smp"); argv_add(a, "%u", h->cpus);
+	argv_add(a, "-nodefaults"); argv_add(a, "-no-user-config"); argv_add(a, "-display"); argv_add(a, "none");
+	argv_add(a, "-no-reboot");
+	argv_add(a, "-kernel"); argv_add(a, "%s", r->kernel);
+}
+
+/* Shares, QMP, qemu-ga, serial ports and NICs. */
+static void add_devices(struct argv *a, const struct lab_guest *g, const struct topo_host *h)
+{
+	/* host / read-only, and the guest's writable results share */
+	argv_add(a, "-fsdev"); argv_add(a, "local,id=root,path=/,readonly=on,security_model=none,multidevs=remap");
+	argv_add(a, "-device"); argv_add(a, "virtio-9p-pci,fsdev=root,mount_tag=/dev/root");
+	argv_add(a, "-fsdev"); argv_add(a, "local,id=results,path=%s,security_model=none", g->dir);
+	argv_add(a, "-device"); argv_add(a, "virtio-9p-pci,fsdev=results,mount_tag=results");
+	/* QMP, qemu-ga, console file, interactive shell on ttyS1 */
+	argv_add(a, "-chardev"); argv_add(a, "socket,id=qmp,path=%s,server=on,wait=off", g->qmp);
+	argv_add(a, "-mon"); argv_add(a, "chardev=qmp,mode=control");
+	argv_add(a, "-chardev"); argv_add(a, "socket,id=qga,path=%s,server=on,wait=off", g->qga);
+	argv_add(a, "-device"); argv_add(a, "virtio-serial-pci");
+	argv_add(a, "-device"); argv_add(a, "virtserialport,chardev=qga,name=org.qemu.guest_agent.0");
+	argv_add(a, "-serial"); argv_add(a, "file:%s/console.log", g->dir);
+	argv_add(a, "-chardev"); argv_add(a, "socket,id=shell,path=%s,server=on,wait=off", g->shell);
+	argv_add(a, "-serial"); argv_add(a, "chardev:shell");
+	for (int n = 0; n < g->nnics; n++) {
+		argv_add(a, "-netdev"); argv_add(a, "tap,id=net%d,ifname=%s,script=no,downscript=no", n, g->nics[n].tap);
+		argv_add(a, "-device"); argv_add(a, "%s,netdev=net%d,id=%s,mac=%s", topo_model_qemu(h->nics[n].model),
+					n, g->nics[n].device, g->nics[n].mac);
+	}
+}
+
+/* RUN/hosts/NAME/qemu.cmdline: the command, to rerun a guest by hand. */
+static void write_cmdline(const struct lab_guest *g, const struct argv *a)
+{
+	char path[PATH_MAX + 16];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/qemu.cmdline", g->dir);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	for (int i = 0; i < a->n; i++) {
+		char q[2048];
+
+		shell_quote(a->v[i], q, sizeof(q));
+		fprintf(f, "%s%s", i ? " \\\n  " : "", q);
+	}
+	fprintf(f, "\n");
+	fclose(f);
+}
+
+pid_t qemu_start(struct lab_run *r, const struct topology *t, int hi, const char *append)
+{
+	const struct topo_host *h = &t->hosts[hi];
+	struct lab_guest *g = &r->guests[hi];
+	struct argv a = { 0 };
+	char log[PATH_MAX + 32];
+	struct spawn_opts so = { .netns = r->netns, .setsid = true, .out = log };
+	pid_t pid;
+
+	snprintf(log, sizeof(log), "%s/qemu.log", g->dir);
+	argv_add(&a, "qemu-system-x86_64");
+	add_machine(&a, r, h);
+	add_kernel_params(&a, g, h, append);
+	add_devices(&a, g, h);
+	write_cmdline(g, &a);
+	pid = spawn(a.v, &so);
+	argv_free(&a);
+	return pid;
+}
