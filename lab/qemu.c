@@ -112,7 +112,9 @@ void qemu_choose_accel(struct lab_run *r, const char *accel, char *why, size_t w
 /*
  * no_timer_check: under a loaded TCG host the IO-APIC timer check can fail
  * and panic the boot. bpfwire.keep: the project's trees, which guest-init
- * keeps visible even under the /tmp it covers with tmpfs.
+ * keeps visible even under the /tmp it covers with tmpfs. ignore_loglevel
+ * comes last, after the topology's append and --append, so that a `quiet`
+ * there can never hide a WARN from the console scan.
  */
 static void add_kernel_params(struct argv *a, const struct lab_guest *g, const struct topo_host *h,
 			      const char *append)
