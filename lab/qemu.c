@@ -68,7 +68,7 @@ static bool kvm_works(struct lab_run *r, char *why, size_t whylen)
 	argv_add(&a, "-m"); argv_add(&a, "128");
 	argv_add(&a, "-nodefaults"); argv_add(&a, "-display"); argv_add(&a, "none"); argv_add(&a, "-no-reboot");
 	argv_add(&a, "-kernel"); argv_add(&a, "%s", r->kernel);
-	argv_add(&a, "-append"); argv_add(&a, "console=ttyS0 earlyprintk=serial panic=-1");
+	argv_add(&a, "-append"); argv_add(&a, "console=ttyS0 earlyprintk=serial panic=-1 ignore_loglevel");
 	argv_add(&a, "-serial"); argv_add(&a, "file:%s", con);
 	so.out = so.err = NULL;
 	t0 = now_s();
