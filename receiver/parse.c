@@ -310,6 +310,21 @@ enum bpfw_reason bpfw_parse_frame(const struct bpfw_link_cfg *cfg,
 	return r;
 }
 
+/* The UDP header's fields, and everything after it as the payload. */
+static int udp_header(const uint8_t *l4, uint32_t len, struct bpfw_udp *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (len < 8)
+		return -1;
+	out->sport = be16(l4);
+	out->dport = be16(l4 + 2);
+	out->len = be16(l4 + 4);
+	out->csum = be16(l4 + 6);
+	out->data = l4 + 8;
+	out->data_len = len - 8;
+	return 0;
+}
+
 enum bpfw_reason bpfw_parse_udp(const struct bpfw_l3 *l3, const uint8_t *l4,
 				uint32_t len, uint16_t port,
 				struct bpfw_udp *out)
@@ -317,19 +332,12 @@ enum bpfw_reason bpfw_parse_udp(const struct bpfw_l3 *l3, const uint8_t *l4,
 	uint32_t sum;
 	uint16_t pseudo;
 
-	memset(out, 0, sizeof(*out));
-	if (len < 8)
+	if (udp_header(l4, len, out))
 		return BPFW_R_UDP_TRUNCATED;
-	out->sport = be16(l4);
-	out->dport = be16(l4 + 2);
-	out->len = be16(l4 + 4);
-	out->csum = be16(l4 + 6);
 	if (port && out->dport != port)
 		return BPFW_R_OTHER_PORT;
 	if (out->len < 8 || out->len != len)
 		return BPFW_R_UDP_LENGTH;
-	out->data = l4 + 8;
-	out->data_len = len - 8;
 	if (out->csum == 0) {
 		if (l3->family == 6)
 			return BPFW_R_UDP6_CHECKSUM_ZERO;
@@ -410,4 +418,38 @@ enum bpfw_reason bpfw_parse_wire(const uint8_t *buf, uint32_t len,
 			return BPFW_R_EVENT_LENGTH;
 	}
 	return BPFW_R_OK;
+}
+
+enum bpfw_reason bpfw_find_wire(const struct bpfw_link_cfg *cfg,
+				const uint8_t *frame, uint32_t caplen,
+				uint32_t wirelen, struct bpfw_l3 *l3,
+				struct bpfw_udp *udp, struct bpfw_wire *w)
+{
+	enum bpfw_reason r = bpfw_parse_frame(cfg, frame, caplen, wirelen, l3);
+	const uint8_t *l4 = l3->l4;
+	uint32_t len = l3->l4_len, off = 0;
+
+	if (r == BPFW_R_FRAGMENT && l3->frag_off)
+		return r;	/* a later fragment carries neither header */
+	if (r != BPFW_R_OK && r != BPFW_R_FRAGMENT)
+		return r;
+	if (r == BPFW_R_FRAGMENT && l3->family == 6) {
+		/* The first fragment: the headers after the fragment header. */
+		struct bpfw_l3 rest = *l3;
+		uint8_t nh = l3->proto;
+
+		r = bpfw_ip6_walk(&nh, l4, len, &off, 0, &rest);
+		if (r != BPFW_R_OK)
+			return r == BPFW_R_FRAGMENT ? BPFW_R_IP6_NESTED_FRAGMENT : r;
+		l3->proto = nh;
+		l4 += off;
+		len -= off;
+	}
+	if (l3->proto != PROTO_UDP)
+		return BPFW_R_NOT_UDP;
+	if (udp_header(l4, len, udp))
+		return BPFW_R_UDP_TRUNCATED;
+	r = bpfw_parse_wire(udp->data, udp->data_len, w);
+	/* parse_wire decodes the header before it checks anything. */
+	return r == BPFW_R_WIRE_TRUNCATED || r == BPFW_R_WIRE_MAGIC ? r : BPFW_R_OK;
 }

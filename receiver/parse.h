@@ -171,6 +171,19 @@ enum bpfw_reason bpfw_parse_udp(const struct bpfw_l3 *l3, const uint8_t *l4,
 enum bpfw_reason bpfw_parse_wire(const uint8_t *buf, uint32_t len,
 				 struct bpfw_wire *out);
 
+/*
+ * Where a bpfwire datagram sits in one frame, for tools that locate rather
+ * than validate (bpfwire-path): link and IP checked as bpfw_parse_frame
+ * does, IPv6 extension headers walked, a whole packet or a first fragment
+ * (it carries both headers), then the UDP header with its length and
+ * checksum unchecked, and the bpfwire header decoded into w. OK when its
+ * magic is right; any other reason when the frame holds no bpfwire header.
+ */
+enum bpfw_reason bpfw_find_wire(const struct bpfw_link_cfg *cfg,
+				const uint8_t *frame, uint32_t caplen,
+				uint32_t wirelen, struct bpfw_l3 *l3,
+				struct bpfw_udp *udp, struct bpfw_wire *w);
+
 /* FNV-1a of a datagram as wire.h defines it (check field taken as 0). */
 uint32_t bpfw_wire_check(const uint8_t *buf, uint32_t len);
 
