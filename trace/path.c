@@ -21,11 +21,11 @@
 #include <time.h>
 #include <json-c/json.h>
 #include <pcap/pcap.h>
-#include "wire.h"
+#include "errnames.h"
+#include "log.h"
+#include "parse.h"
 #include "probes.h"
 #include "path.h"
-
-#define pr_warn(...) fprintf(stderr, "bpfwire-path: " __VA_ARGS__)
 
 static const char *path_name(int p)
 {
@@ -51,7 +51,7 @@ static void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n);
 	if (!p) {
-		pr_warn("out of memory\n");
+		pr_warn("out of memory");
 		exit(1);
 	}
 	return p;
@@ -100,7 +100,7 @@ static int read_trace(struct host *h, const char *file)
 	int err = 0;
 
 	if (!f) {
-		pr_warn("couldn't open %s: %s (%d)\n", file, strerror(errno), -errno);
+		pr_warn("couldn't open %s: %s", file, errno_str(errno));
 		return -1;
 	}
 	while (getline(&line, &cap, f) > 0) {
@@ -113,7 +113,7 @@ static int read_trace(struct host *h, const char *file)
 		lineno++;
 		o = json_tokener_parse(line);
 		if (!o || !json_object_is_type(o, json_type_object)) {
-			pr_warn("%s:%ld: not a JSON object\n", file, lineno);
+			pr_warn("%s:%ld: not a JSON object", file, lineno);
 			json_object_put(o);
 			err = -1;
 			break;
@@ -134,7 +134,7 @@ static int read_trace(struct host *h, const char *file)
 		ev = jstr(o, "ev");
 		p = probe ? tr_probe_by_name(probe) : -1;
 		if (p < 0 || !ev || !jstr(o, "path") || !jhas(o, "t", &v)) {
-			pr_warn("%s:%ld: a record needs t, probe (a known one), ev and path\n", file, lineno);
+			pr_warn("%s:%ld: a record needs t, probe (a known one), ev and path", file, lineno);
 			json_object_put(o);
 			err = -1;
 			break;
@@ -170,7 +170,7 @@ static int read_trace(struct host *h, const char *file)
 	free(line);
 	fclose(f);
 	if (!err && !h->have_end)
-		pr_warn("%s: no end record: bpfwire-trace did not stop cleanly (kept what is there)\n", file);
+		pr_warn("%s: no end record: bpfwire-trace did not stop cleanly (kept what is there)", file);
 	return err;
 }
 
@@ -286,65 +286,39 @@ struct capref {
 static struct capref *caps;
 static int ncaps, capcaps;
 
-static uint32_t be32(const uint8_t *p)
+static void fmt_endpoint(char *buf, size_t len, const struct bpfw_l3 *l3,
+			 const uint8_t *addr, uint16_t port)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	char a[INET6_ADDRSTRLEN];
+
+	inet_ntop(l3->family == 6 ? AF_INET6 : AF_INET, addr, a, sizeof(a));
+	snprintf(buf, len, l3->family == 6 ? "[%s]:%u" : "%s:%u", a, port);
 }
 
+/* A bpfwire datagram in this frame, found by the receiver's parser. */
 static void scan_packet(const char *rel, long frame, const struct pcap_pkthdr *ph, const uint8_t *p)
 {
-	uint32_t n = ph->caplen, off = 14;
-	uint16_t eth;
-	const uint8_t *udp;
-	char sa[INET6_ADDRSTRLEN], da[INET6_ADDRSTRLEN];
-	int af;
+	static const struct bpfw_link_cfg eth = { .link = BPFW_LINK_ETH };
+	struct bpfw_l3 l3;
+	struct bpfw_udp udp;
+	struct bpfw_wire w;
+	struct capref *c;
 
-	if (n < 14)
-		return;
-	eth = p[12] << 8 | p[13];
-	while ((eth == 0x8100 || eth == 0x88a8) && n >= off + 4) {
-		eth = p[off + 2] << 8 | p[off + 3];
-		off += 4;
-	}
-	if (eth == 0x0800) {
-		uint32_t ihl;
-
-		if (n < off + 20 || p[off + 9] != 17 || ((p[off + 6] & 0x1f) | p[off + 7]))
-			return;	/* not UDP, or a later fragment */
-		ihl = (p[off] & 0x0f) * 4;
-		af = AF_INET;
-		inet_ntop(af, p + off + 12, sa, sizeof(sa));
-		inet_ntop(af, p + off + 16, da, sizeof(da));
-		off += ihl;
-	} else if (eth == 0x86dd) {
-		if (n < off + 40 || p[off + 6] != 17)
-			return;
-		af = AF_INET6;
-		inet_ntop(af, p + off + 8, sa, sizeof(sa));
-		inet_ntop(af, p + off + 24, da, sizeof(da));
-		off += 40;
-	} else {
-		return;
-	}
-	if (n < off + 8 + BPFWIRE_HDR_LEN)
-		return;
-	udp = p + off;
-	if (be32(udp + 8) != BPFWIRE_MAGIC)
+	if (bpfw_find_wire(&eth, p, ph->caplen, ph->len, &l3, &udp, &w) != BPFW_R_OK)
 		return;
 	if (ncaps == capcaps) {
 		capcaps = capcaps ? capcaps * 2 : 256;
 		caps = xrealloc(caps, capcaps * sizeof(*caps));
 	}
-	struct capref *c = &caps[ncaps++];
-
+	c = &caps[ncaps++];
 	memset(c, 0, sizeof(*c));
-	c->sender = be32(udp + 8 + 8);
-	c->seq = (uint64_t)be32(udp + 8 + 16) << 32 | be32(udp + 8 + 20);
+	c->sender = w.sender_id;
+	c->seq = w.seq;
 	snprintf(c->c.pcap, sizeof(c->c.pcap), "%s", rel);
 	c->c.frame = frame;
 	c->c.ts_us = (long long)ph->ts.tv_sec * 1000000 + ph->ts.tv_usec;
-	snprintf(c->c.src, sizeof(c->c.src), af == AF_INET6 ? "[%s]:%u" : "%s:%u", sa, udp[0] << 8 | udp[1]);
-	snprintf(c->c.dst, sizeof(c->c.dst), af == AF_INET6 ? "[%s]:%u" : "%s:%u", da, udp[2] << 8 | udp[3]);
+	fmt_endpoint(c->c.src, sizeof(c->c.src), &l3, l3.src, udp.sport);
+	fmt_endpoint(c->c.dst, sizeof(c->c.dst), &l3, l3.dst, udp.dport);
 }
 
 static int scan_pcaps(const char *run)
@@ -375,7 +349,7 @@ static int scan_pcaps(const char *run)
 		pc = pcap_open_offline(file, errbuf);
 		if (!pc) {
 			/* tcpdump killed mid-write can leave an empty file: say so, go on. */
-			pr_warn("couldn't read %s: %s (skipped)\n", file, errbuf);
+			pr_warn("couldn't read %s: %s (skipped)", file, errbuf);
 			free(ents[i]);
 			continue;
 		}
@@ -383,7 +357,7 @@ static int scan_pcaps(const char *run)
 			while ((r = pcap_next_ex(pc, (struct pcap_pkthdr **)&ph, &data)) == 1)
 				scan_packet(rel, ++frame, ph, data);
 			if (r == PCAP_ERROR)
-				pr_warn("%s: frame %ld: %s (kept the frames before)\n", file, frame + 1,
+				pr_warn("%s: frame %ld: %s (kept the frames before)", file, frame + 1,
 					pcap_geterr(pc));
 		}
 		pcap_close(pc);
@@ -482,7 +456,7 @@ static int write_json(const struct host *h, const char *file)
 		json_object_array_add(a, dg_json(&h->dgs[i]));
 	json_object_object_add(o, "datagrams", a);
 	if (json_object_to_file_ext(file, o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED)) {
-		pr_warn("couldn't write %s: %s\n", file, json_util_get_last_err());
+		pr_warn("couldn't write %s: %s", file, json_util_get_last_err());
 		err = -1;
 	}
 	json_object_put(o);
@@ -641,7 +615,7 @@ static int write_txt(const char *file, const char *run, const struct host *hosts
 	FILE *f = fopen(file, "w");
 
 	if (!f) {
-		pr_warn("couldn't write %s: %s (%d)\n", file, strerror(errno), -errno);
+		pr_warn("couldn't write %s: %s", file, errno_str(errno));
 		return -1;
 	}
 	fprintf(f, "bpfwire path trace of %s\n", run);
@@ -663,7 +637,7 @@ static int write_txt(const char *file, const char *run, const struct host *hosts
 		}
 	}
 	if (fclose(f)) {
-		pr_warn("couldn't write %s: %s (%d)\n", file, strerror(errno), -errno);
+		pr_warn("couldn't write %s: %s", file, errno_str(errno));
 		return -1;
 	}
 	return 0;
@@ -683,6 +657,7 @@ int main(int argc, char **argv)
 	DIR *dp;
 	FILE *f;
 
+	log_init("bpfwire-path", LOG_WARN);
 	if (argc != 2 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: bpfwire-path RUN\n"
 			"Writes RUN/hosts/*/path.json, RUN/path.txt and RUN/path.svg from RUN/hosts/*/trace.jsonl.\n");
@@ -691,7 +666,7 @@ int main(int argc, char **argv)
 	snprintf(dir, sizeof(dir), "%s/hosts", argv[1]);
 	dp = opendir(dir);
 	if (!dp) {
-		pr_warn("couldn't open %s: %s (%d)\n", dir, strerror(errno), -errno);
+		pr_warn("couldn't open %s: %s", dir, errno_str(errno));
 		return 1;
 	}
 	if (scan_pcaps(argv[1]))
@@ -706,7 +681,7 @@ int main(int argc, char **argv)
 		if (stat(file, &st)) {
 			snprintf(file, sizeof(file), "%s/%s", dir, de->d_name);
 			if (!stat(file, &st) && S_ISDIR(st.st_mode))
-				pr_warn("%s/trace.jsonl: missing; did bpfwire-trace run there?\n", file);
+				pr_warn("%s/trace.jsonl: missing; did bpfwire-trace run there?", file);
 			err = 1;
 			continue;
 		}
@@ -733,7 +708,7 @@ int main(int argc, char **argv)
 	snprintf(file, sizeof(file), "%s/path.svg", argv[1]);
 	f = fopen(file, "w");
 	if (!f || write_svg(f, hosts, nhosts) || fclose(f)) {
-		pr_warn("couldn't write %s: %s (%d)\n", file, strerror(errno), -errno);
+		pr_warn("couldn't write %s: %s", file, errno_str(errno));
 		err = 1;
 	}
 	for (int i = 0; i < nhosts; i++) {
