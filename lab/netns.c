@@ -150,9 +150,11 @@ int netns_list(const char *prefix, char names[][64], int max)
 
 	if (!d)
 		return 0;
+	/* a name that does not fit is no run of ours: the lab's are shorter */
 	while ((e = readdir(d)) && n < max)
-		if (!strncmp(e->d_name, prefix, strlen(prefix)))
-			snprintf(names[n++], 64, "%s", e->d_name);
+		if (!strncmp(e->d_name, prefix, strlen(prefix)) &&
+		    snprintf(names[n], 64, "%s", e->d_name) < 64)
+			n++;
 	closedir(d);
 	return n;
 }
