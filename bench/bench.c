@@ -17,11 +17,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include "bench.h"
 #include "bench-config.h"
-#include "util.h"	/* lab/: mkdir_p */
+#include "errnames.h"
+#include "file.h"
+#include "log.h"
+#include "report.h"
 
 static const char usage[] =
 "usage: bpfwire-bench [OPTIONS]          run the benchmark, print the table\n"
@@ -58,11 +59,20 @@ static int parse_int(const char *opt, const char *s, long min, long max, long *o
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || *end || v < min || v > max) {
-		fprintf(stderr, "bpfwire-bench: --%s: '%s' is not a number in [%ld, %ld]\n", opt, s,
-			min, max);
+		pr_warn("--%s: '%s' is not a number in [%ld, %ld]", opt, s, min, max);
 		return -1;
 	}
 	*out = v;
+	return 0;
+}
+
+static int parse_int_opt(const char *opt, const char *s, long min, long max, int *out)
+{
+	long v;
+
+	if (parse_int(opt, s, min, max, &v))
+		return -1;
+	*out = (int)v;
 	return 0;
 }
 
@@ -79,7 +89,7 @@ static int parse_paths(const char *s, unsigned *mask)
 			if (!strcmp(tok, bench_methods[m].name))
 				break;
 		if (m == bench_nmethods) {
-			fprintf(stderr, "bpfwire-bench: --paths: unknown path '%s'\n", tok);
+			pr_warn("--paths: unknown path '%s'", tok);
 			return -1;
 		}
 		*mask |= 1u << m;
@@ -89,21 +99,14 @@ static int parse_paths(const char *s, unsigned *mask)
 
 static int copy_file(const char *from, const char *to)
 {
-	char buf[65536];
-	size_t n;
-	FILE *in = fopen(from, "r"), *out;
+	char *text = read_file(from, NULL);
+	int err;
 
-	if (!in)
+	if (!text)
 		return -1;
-	out = fopen(to, "w");
-	if (!out) {
-		fclose(in);
-		return -1;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(in);
-	return fclose(out);
+	err = write_file(to, text);
+	free(text);
+	return err ? -1 : 0;
 }
 
 /* bpfwire-lab run; its progress lines go straight to our stdout. */
@@ -121,7 +124,7 @@ static int run_lab(const char *scenario, const char *results, const char *accel)
 	if (pid == 0) {
 		execl(lab, lab, "run", "--no-capture", "--results", results, "--accel", accel,
 		      scenario, (char *)NULL);
-		fprintf(stderr, "bpfwire-bench: can't run %s: %s\n", lab, strerror(errno));
+		pr_warn("can't run %s: %s", lab, errno_text(errno));
 		_exit(127);
 	}
 	/* Ctrl-C reaches the lab too; it tears down, then we report. */
@@ -135,7 +138,68 @@ static int run_lab(const char *scenario, const char *results, const char *accel)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-int main(int argc, char **argv)
+struct bench_opts {
+	struct bench_params p;
+	const char *results, *accel;
+	const char *cmd;		/* "report", "scenario" or NULL: run */
+	bool allow_debug;
+};
+
+/* Exit status of the option: -1 go on, 0 done (--help), 2 usage error. */
+static int parse_opt(int c, struct bench_opts *o)
+{
+	struct bench_params *p = &o->p;
+	long v;
+
+	switch (c) {
+	case 'c': return parse_int_opt("count", optarg, 1, 1000000, &p->count) ? 2 : -1;
+	case 'r': return parse_int_opt("repeats", optarg, 1, 32, &p->repeats) ? 2 : -1;
+	case 'L': return parse_int_opt("lat-rate", optarg, 1, 1000, &p->lat_low_rate) ? 2 : -1;
+	case 'l': return parse_int_opt("lat-count", optarg, 1, 100000, &p->lat_low_count) ? 2 : -1;
+	case 'H':
+		return parse_int_opt("lat-half-count", optarg, 1, 1000000,
+				     &p->lat_half_count) ? 2 : -1;
+	case 'C': return parse_int_opt("cost-count", optarg, 1, 1000000, &p->cost_count) ? 2 : -1;
+	case 'q': return parse_int_opt("txqueuelen", optarg, 1, 1000000, &p->txqueuelen) ? 2 : -1;
+	case 's':
+		if (parse_int("sndbuf", optarg, 1, INT_MAX / 2, &v))
+			return 2;
+		p->sndbuf = v;
+		return -1;
+	case 'n': {
+		char *end;
+
+		p->netem_loss = strtod(optarg, &end);
+		if (*end || !(p->netem_loss > 0 && p->netem_loss < 100)) {
+			pr_warn("--netem-loss: '%s' is not a percentage in (0, 100)", optarg);
+			return 2;
+		}
+		return -1;
+	}
+	case 'p': return parse_paths(optarg, &p->methods) ? 2 : -1;
+	case 'R':
+		o->results = optarg;
+		return -1;
+	case 'a':
+		if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg")) {
+			pr_warn("--accel: auto, kvm or tcg");
+			return 2;
+		}
+		o->accel = optarg;
+		return -1;
+	case 'D':
+		o->allow_debug = true;
+		return -1;
+	case 'h':
+		fputs(usage, stdout);
+		return 0;
+	default:
+		fputs(usage, stderr);
+		return 2;
+	}
+}
+
+static int parse_args(int argc, char **argv, struct bench_opts *o)
 {
 	static const struct option lo[] = {
 		{ "count", required_argument, NULL, 'c' },
@@ -154,109 +218,128 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct bench_params p = {
-		.count = 10000, .repeats = 3, .lat_low_rate = 10, .lat_low_count = 200,
-		.lat_half_count = 2000, .cost_count = 2000, .cost_repeats = 5,
-		.sndbuf = 8 << 20, .methods = (1u << bench_nmethods) - 1,
-	};
-	const char *results = NULL, *accel = "auto", *cmd = NULL;
-	char run[PATH_MAX], path[PATH_MAX + 64], err[1024], config[PATH_MAX];
-	bool allow_debug = false;
-	long v;
 	int c, rc;
-	FILE *f;
 
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1)
+		if ((rc = parse_opt(c, o)) >= 0)
+			return rc;
+	return -1;
+}
+
+/* The kernel must be built, and not the debug flavour unless allowed. */
+static int check_kernel(const char *config, bool allow_debug)
+{
+	if (access(config, R_OK)) {
+		pr_warn("no kernel in %s (configure with -Dkernel=enabled and build first)",
+			BPFWIRE_BUILD_ROOT);
+		return -1;
+	}
+	if (bench_config_has_lockdep(config) && !allow_debug) {
+		pr_warn("%s is the debug flavour (lockdep), which distorts the ratios.\n"
+			"Use ./run bench, or: meson setup build-bench -Dkernel_debug=false && "
+			"ninja -C build-bench && build-bench/bench/bpfwire-bench\n(--allow-debug "
+			"runs anyway)", config);
+		return -1;
+	}
+	return 0;
+}
+
+/* RUN: the scenario, the parameters and the kernel's config, before the lab. */
+static int prepare_run(const struct bench_opts *o, const char *config, char *run,
+		       size_t len)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+	int err;
+
+	if (o->results) {
+		snprintf(run, len, "%s", o->results);
+	} else {
+		time_t now = time(NULL);
+		char stamp[32];
+
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+		snprintf(run, len, "%s/results/bench-%s", BPFWIRE_BUILD_ROOT, stamp);
+	}
+	err = mkdir_p(run, 0755);
+	if (err) {
+		pr_warn("can't create %s: %s", run, errno_text(err));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/bench.scenario", run);
+	f = fopen(path, "w");
+	if (!f || bench_write_scenario(f, &o->p, path) || fclose(f)) {
+		pr_warn("can't write %s: %s", path, errno_text(errno));
+		return -1;
+	}
+	if (bench_params_save(run, &o->p)) {
+		pr_warn("can't write %s/bench-params.json", run);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/kernel-config", run);
+	if (copy_file(config, path)) {
+		pr_warn("can't copy %s to %s", config, path);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_bench(const struct bench_opts *o)
+{
+	char run[PATH_MAX], path[PATH_MAX + 64], err[1024], config[PATH_MAX];
+	int rc;
+
+	snprintf(config, sizeof(config), "%s/kernel/config", BPFWIRE_BUILD_ROOT);
+	if (check_kernel(config, o->allow_debug) || prepare_run(o, config, run, sizeof(run)))
+		return 1;
+	printf("bpfwire-bench: %d events x %d repeats per path; results in %s\n", o->p.count,
+	       o->p.repeats, run);
+	snprintf(path, sizeof(path), "%s/bench.scenario", run);
+	rc = run_lab(path, run, o->accel);
+	if (rc) {
+		pr_warn("cannot measure: the lab run failed (exit %d); see %s/summary.txt",
+			rc, run);
+		return 1;
+	}
+	printf("\n");
+	if (bench_report(run, stdout, err, sizeof(err))) {
+		pr_warn("cannot measure: %s", err);
+		return 1;
+	}
+	printf("\nbench: %s/bench.txt, bench.json, bench.svg\n", run);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_opts o = {
+		.p = {
+			.count = 10000, .repeats = 3, .lat_low_rate = 10, .lat_low_count = 200,
+			.lat_half_count = 2000, .cost_count = 2000, .cost_repeats = 5,
+			.sndbuf = 8 << 20, .methods = (1u << bench_nmethods) - 1,
+		},
+		.accel = "auto",
+	};
+	char err[1024];
+	int rc;
+
+	log_init("bpfwire-bench", LOG_INFO);
 	if (argc > 1 && (!strcmp(argv[1], "report") || !strcmp(argv[1], "scenario"))) {
-		cmd = argv[1];
+		o.cmd = argv[1];
 		argv++;
 		argc--;
 	}
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (parse_int("count", optarg, 1, 1000000, &v))
-				return 2;
-			p.count = (int)v;
-			break;
-		case 'r':
-			if (parse_int("repeats", optarg, 1, 32, &v))
-				return 2;
-			p.repeats = (int)v;
-			break;
-		case 'L':
-			if (parse_int("lat-rate", optarg, 1, 1000, &v))
-				return 2;
-			p.lat_low_rate = (int)v;
-			break;
-		case 'l':
-			if (parse_int("lat-count", optarg, 1, 100000, &v))
-				return 2;
-			p.lat_low_count = (int)v;
-			break;
-		case 'H':
-			if (parse_int("lat-half-count", optarg, 1, 1000000, &v))
-				return 2;
-			p.lat_half_count = (int)v;
-			break;
-		case 'C':
-			if (parse_int("cost-count", optarg, 1, 1000000, &v))
-				return 2;
-			p.cost_count = (int)v;
-			break;
-		case 's':
-			if (parse_int("sndbuf", optarg, 1, INT_MAX / 2, &v))
-				return 2;
-			p.sndbuf = v;
-			break;
-		case 'n': {
-			char *end;
+	rc = parse_args(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
 
-			p.netem_loss = strtod(optarg, &end);
-			if (*end || !(p.netem_loss > 0 && p.netem_loss < 100)) {
-				fprintf(stderr, "bpfwire-bench: --netem-loss: '%s' is not a "
-					"percentage in (0, 100)\n", optarg);
-				return 2;
-			}
-			break;
-		}
-		case 'p':
-			if (parse_paths(optarg, &p.methods))
-				return 2;
-			break;
-		case 'q':
-			if (parse_int("txqueuelen", optarg, 1, 1000000, &v))
-				return 2;
-			p.txqueuelen = (int)v;
-			break;
-		case 'R':
-			results = optarg;
-			break;
-		case 'a':
-			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg")) {
-				fprintf(stderr, "bpfwire-bench: --accel: auto, kvm or tcg\n");
-				return 2;
-			}
-			accel = optarg;
-			break;
-		case 'D':
-			allow_debug = true;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-
-	if (cmd && !strcmp(cmd, "report")) {
+	if (o.cmd && !strcmp(o.cmd, "report")) {
 		if (optind != argc - 1) {
 			fputs(usage, stderr);
 			return 2;
 		}
 		if (bench_report(argv[optind], stdout, err, sizeof(err))) {
-			fprintf(stderr, "bpfwire-bench: cannot measure: %s\n", err);
+			pr_warn("cannot measure: %s", err);
 			return 1;
 		}
 		return 0;
@@ -266,65 +349,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* The half-rate latency run needs the same path's rate runs. */
-	if (cmd && !strcmp(cmd, "scenario"))
-		return bench_write_scenario(stdout, &p, "stdout") ? 1 : 0;
-
-	snprintf(config, sizeof(config), "%s/kernel/config", BPFWIRE_BUILD_ROOT);
-	if (access(config, R_OK)) {
-		fprintf(stderr, "bpfwire-bench: no kernel in %s (configure with -Dkernel=enabled "
-			"and build first)\n", BPFWIRE_BUILD_ROOT);
-		return 1;
-	}
-	if (bench_config_has_lockdep(config) && !allow_debug) {
-		fprintf(stderr, "bpfwire-bench: %s is the debug flavour (lockdep), which distorts the "
-			"ratios.\nUse ./run bench, or: meson setup build-bench -Dkernel_debug=false && "
-			"ninja -C build-bench && build-bench/bench/bpfwire-bench\n(--allow-debug runs "
-			"anyway)\n", config);
-		return 1;
-	}
-
-	if (results) {
-		snprintf(run, sizeof(run), "%s", results);
-	} else {
-		time_t now = time(NULL);
-		char stamp[32];
-
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-		snprintf(run, sizeof(run), "%s/results/bench-%s", BPFWIRE_BUILD_ROOT, stamp);
-	}
-	if (mkdir_p(run, 0755)) {
-		fprintf(stderr, "bpfwire-bench: can't create %s: %s\n", run, strerror(errno));
-		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/bench.scenario", run);
-	f = fopen(path, "w");
-	if (!f || bench_write_scenario(f, &p, path) || fclose(f)) {
-		fprintf(stderr, "bpfwire-bench: can't write %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	if (bench_params_save(run, &p)) {
-		fprintf(stderr, "bpfwire-bench: can't write %s/bench-params.json\n", run);
-		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/kernel-config", run);
-	if (copy_file(config, path)) {
-		fprintf(stderr, "bpfwire-bench: can't copy %s to %s\n", config, path);
-		return 1;
-	}
-	printf("bpfwire-bench: %d events x %d repeats per path; results in %s\n", p.count,
-	       p.repeats, run);
-	snprintf(path, sizeof(path), "%s/bench.scenario", run);
-	rc = run_lab(path, run, accel);
-	if (rc) {
-		fprintf(stderr, "bpfwire-bench: cannot measure: the lab run failed (exit %d); see "
-			"%s/summary.txt\n", rc, run);
-		return 1;
-	}
-	printf("\n");
-	if (bench_report(run, stdout, err, sizeof(err))) {
-		fprintf(stderr, "bpfwire-bench: cannot measure: %s\n", err);
-		return 1;
-	}
-	printf("\nbench: %s/bench.txt, bench.json, bench.svg\n", run);
-	return 0;
+	if (o.cmd && !strcmp(o.cmd, "scenario"))
+		return bench_write_scenario(stdout, &o.p, "stdout") ? 1 : 0;
+	return run_bench(&o);
 }

@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <json-c/json.h>
-#include "bench.h"
+#include "errnames.h"
+#include "gen.h"
 #include "wire.h"
 
 const struct bench_method bench_methods[] = {
@@ -243,7 +244,7 @@ int bench_params_load(const char *run, struct bench_params *p, char *err, size_t
 	snprintf(path, sizeof(path), "%s/bench-params.json", run);
 	o = json_object_from_file(path);
 	if (!o) {
-		snprintf(err, errlen, "%s: %s", path, errno ? strerror(errno) : "not JSON");
+		snprintf(err, errlen, "%s: %s", path, errno ? errno_text(errno) : "not JSON");
 		return -1;
 	}
 	memset(p, 0, sizeof(*p));

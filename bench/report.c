@@ -21,7 +21,8 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <json-c/json.h>
-#include "bench.h"
+#include "errnames.h"
+#include "report.h"
 
 #define MAXREP 32
 
@@ -582,97 +583,84 @@ static json_object *lat_json(const struct lat *l)
 	return o;
 }
 
-static json_object *build_json(const struct report *rp)
+static json_object *params_json(const struct bench_params *bp)
 {
-	json_object *root = json_object_new_object(), *rate = json_object_new_object();
-	json_object *lat = json_object_new_object(), *cost = json_object_new_object();
-	json_object *t = json_object_new_object(), *k = json_object_new_object();
+	json_object *p = json_object_new_object();
+
+	json_object_object_add(p, "count", json_object_new_int(bp->count));
+	json_object_object_add(p, "repeats", json_object_new_int(bp->repeats));
+	json_object_object_add(p, "lat_low_rate", json_object_new_int(bp->lat_low_rate));
+	json_object_object_add(p, "lat_low_count", json_object_new_int(bp->lat_low_count));
+	json_object_object_add(p, "lat_half_count", json_object_new_int(bp->lat_half_count));
+	json_object_object_add(p, "cost_count", json_object_new_int(bp->cost_count));
+	json_object_object_add(p, "cost_repeats", json_object_new_int(bp->cost_repeats));
+	json_object_object_add(p, "sndbuf", json_object_new_int64(bp->sndbuf));
+	json_object_object_add(p, "netem_loss_pct", json_object_new_double(bp->netem_loss));
+	json_object_object_add(p, "txqueuelen", json_object_new_int(bp->txqueuelen ?
+				bp->txqueuelen : 1000));
+	return p;
+}
+
+/* rate.PATH: each run, the medians and ranges, and where the events went. */
+static json_object *rate_json(const struct report *rp, int m)
+{
+	const struct path_res *pr = &rp->r[m];
+	json_object *o = json_object_new_object(), *runs = json_object_new_array(), *loss;
+
+	for (int i = 0; i < pr->nruns; i++) {
+		const struct rate_run *rr = &pr->runs[i];
+		json_object *ro = json_object_new_object();
+
+		json_object_object_add(ro, "offered_eps", jd(rr->offered));
+		json_object_object_add(ro, "delivered_dps", jd(rr->delivered_dps));
+		put_loss(ro, rr);
+		json_object_array_add(runs, ro);
+	}
+	json_object_object_add(o, "runs", runs);
+	json_object_object_add(o, "offered_eps_median", jd(pr->offered_med));
+	json_object_object_add(o, "offered_eps_min", jd(pr->off_min));
+	json_object_object_add(o, "offered_eps_max", jd(pr->off_max));
+	json_object_object_add(o, "delivered_dps_median", jd(pr->dps_med));
+	json_object_object_add(o, "delivered_dps_min", jd(pr->dps_min));
+	json_object_object_add(o, "delivered_dps_max", jd(pr->dps_max));
+	json_object_object_add(o, "ratio_sendto", jd(ratio(rp, m, "sendto")));
+	json_object_object_add(o, "ratio_pktgen", jd(ratio(rp, m, "pktgen")));
+	loss = json_object_new_object();
+	put_loss(loss, &pr->tot);
+	json_object_object_add(o, "loss_total", loss);
+	return o;
+}
+
+/* What the ringbuf sender adds to an open(): the unit of the x_ringbuf ratios. */
+struct rb_added {
+	double loop;	/* ns per open in a loop */
+	double call;	/* ns per singly timed open */
+};
+
+/* cost.PATH of a BPF path: its ns per open, and what it adds over none. */
+static json_object *cost_json(const struct report *rp, int m, const struct rb_added *rb)
+{
+	const struct path_res *pr = &rp->r[m];
+	json_object *c = json_object_new_object();
+	double add = pr->cost_med - rp->cost_none;
+	double cadd = pr->cost_call - rp->cost_none_call;
+
+	json_object_object_add(c, "ns_per_open", jd(pr->cost_med));
+	json_object_object_add(c, "added_ns", jd(add));
+	json_object_object_add(c, "x_ringbuf", jd(rb->loop > 0 ? add / rb->loop : NAN));
+	json_object_object_add(c, "call_mean_ns", jd(pr->cost_call));
+	json_object_object_add(c, "call_added_ns", jd(cadd));
+	json_object_object_add(c, "call_x_ringbuf", jd(rb->call > 0 ? cadd / rb->call : NAN));
+	return c;
+}
+
+/* The targets, as measured; nothing here is tuned to pass. */
+static json_object *targets_json(const struct report *rp, const struct rb_added *rba)
+{
+	json_object *t = json_object_new_object();
 	int ks = idx("ksock"), kr = idx("ksock-sndbuf"), np = idx("netpoll"), rb = idx("ringbuf");
-	double rbadd = have(rp, rb) ? rp->r[rb].cost_med - rp->cost_none : NAN;
-	double rbcadd = have(rp, rb) ? rp->r[rb].cost_call - rp->cost_none_call : NAN;
+	double rbadd = rba->loop, rbcadd = rba->call;
 
-	json_object_object_add(root, "tool", json_object_new_string("bpfwire-bench"));
-	json_object_object_add(root, "date", json_object_new_string(rp->date));
-	json_object_object_add(root, "accel", json_object_new_string(rp->accel));
-	json_object_object_add(k, "uname", json_object_new_string(rp->uname));
-	json_object_object_add(k, "lockdep", json_object_new_boolean(rp->lockdep));
-	json_object_object_add(root, "kernel", k);
-	json_object_object_add(root, "clocksource", json_object_new_string(rp->clocksource));
-	{
-		json_object *p = json_object_new_object();
-
-		json_object_object_add(p, "count", json_object_new_int(rp->p.count));
-		json_object_object_add(p, "repeats", json_object_new_int(rp->p.repeats));
-		json_object_object_add(p, "lat_low_rate", json_object_new_int(rp->p.lat_low_rate));
-		json_object_object_add(p, "lat_low_count", json_object_new_int(rp->p.lat_low_count));
-		json_object_object_add(p, "lat_half_count", json_object_new_int(rp->p.lat_half_count));
-		json_object_object_add(p, "cost_count", json_object_new_int(rp->p.cost_count));
-		json_object_object_add(p, "cost_repeats", json_object_new_int(rp->p.cost_repeats));
-		json_object_object_add(p, "sndbuf", json_object_new_int64(rp->p.sndbuf));
-		json_object_object_add(p, "netem_loss_pct", json_object_new_double(rp->p.netem_loss));
-		json_object_object_add(p, "txqueuelen", json_object_new_int(rp->p.txqueuelen ?
-					rp->p.txqueuelen : 1000));
-		json_object_object_add(root, "params", p);
-	}
-	for (int m = 0; m < bench_nmethods; m++) {
-		const struct path_res *pr = &rp->r[m];
-		json_object *o, *runs, *loss;
-
-		if (!have(rp, m))
-			continue;
-		o = json_object_new_object();
-		runs = json_object_new_array();
-		for (int i = 0; i < pr->nruns; i++) {
-			const struct rate_run *rr = &pr->runs[i];
-			json_object *ro = json_object_new_object();
-
-			json_object_object_add(ro, "offered_eps", jd(rr->offered));
-			json_object_object_add(ro, "delivered_dps", jd(rr->delivered_dps));
-			put_loss(ro, rr);
-			json_object_array_add(runs, ro);
-		}
-		json_object_object_add(o, "runs", runs);
-		json_object_object_add(o, "offered_eps_median", jd(pr->offered_med));
-		json_object_object_add(o, "offered_eps_min", jd(pr->off_min));
-		json_object_object_add(o, "offered_eps_max", jd(pr->off_max));
-		json_object_object_add(o, "delivered_dps_median", jd(pr->dps_med));
-		json_object_object_add(o, "delivered_dps_min", jd(pr->dps_min));
-		json_object_object_add(o, "delivered_dps_max", jd(pr->dps_max));
-		json_object_object_add(o, "ratio_sendto", jd(ratio(rp, m, "sendto")));
-		json_object_object_add(o, "ratio_pktgen", jd(ratio(rp, m, "pktgen")));
-		loss = json_object_new_object();
-		put_loss(loss, &pr->tot);
-		json_object_object_add(o, "loss_total", loss);
-		json_object_object_add(rate, bench_methods[m].name, o);
-		if (bench_is_bpf(&bench_methods[m])) {
-			json_object *l = json_object_new_object(), *c = json_object_new_object();
-			double add = pr->cost_med - rp->cost_none;
-			double cadd = pr->cost_call - rp->cost_none_call;
-
-			json_object_object_add(l, "low", lat_json(&pr->lat[0]));
-			json_object_object_add(l, "half", lat_json(&pr->lat[1]));
-			json_object_object_add(lat, bench_methods[m].name, l);
-			json_object_object_add(c, "ns_per_open", jd(pr->cost_med));
-			json_object_object_add(c, "added_ns", jd(add));
-			json_object_object_add(c, "x_ringbuf", jd(rbadd > 0 ? add / rbadd : NAN));
-			json_object_object_add(c, "call_mean_ns", jd(pr->cost_call));
-			json_object_object_add(c, "call_added_ns", jd(cadd));
-			json_object_object_add(c, "call_x_ringbuf", jd(rbcadd > 0 ? cadd / rbcadd : NAN));
-			json_object_object_add(cost, bench_methods[m].name, c);
-		}
-	}
-	{
-		json_object *c = json_object_new_object();
-
-		json_object_object_add(c, "ns_per_open", jd(rp->cost_none));
-		json_object_object_add(c, "call_mean_ns", jd(rp->cost_none_call));
-		json_object_object_add(cost, "none", c);
-	}
-	json_object_object_add(root, "rate", rate);
-	json_object_object_add(root, "latency", lat);
-	json_object_object_add(root, "cost", cost);
-
-	/* The targets, as measured; nothing here is tuned to pass. */
 	if (have(rp, ks)) {
 		double r = ratio(rp, ks, "sendto");
 
@@ -714,7 +702,50 @@ static json_object *build_json(const struct report *rp)
 			add_target(t, "netpoll_loop_cost_x_ringbuf",
 				   (rp->r[np].cost_med - rp->cost_none) / rbadd, "report", -1);
 	}
-	json_object_object_add(root, "targets", t);
+	return t;
+}
+
+static json_object *build_json(const struct report *rp)
+{
+	json_object *root = json_object_new_object(), *rate = json_object_new_object();
+	json_object *lat = json_object_new_object(), *cost = json_object_new_object();
+	json_object *k = json_object_new_object(), *none = json_object_new_object();
+	int rbi = idx("ringbuf");
+	struct rb_added rb = {
+		.loop = have(rp, rbi) ? rp->r[rbi].cost_med - rp->cost_none : NAN,
+		.call = have(rp, rbi) ? rp->r[rbi].cost_call - rp->cost_none_call : NAN,
+	};
+
+	json_object_object_add(root, "tool", json_object_new_string("bpfwire-bench"));
+	json_object_object_add(root, "date", json_object_new_string(rp->date));
+	json_object_object_add(root, "accel", json_object_new_string(rp->accel));
+	json_object_object_add(k, "uname", json_object_new_string(rp->uname));
+	json_object_object_add(k, "lockdep", json_object_new_boolean(rp->lockdep));
+	json_object_object_add(root, "kernel", k);
+	json_object_object_add(root, "clocksource", json_object_new_string(rp->clocksource));
+	json_object_object_add(root, "params", params_json(&rp->p));
+	for (int m = 0; m < bench_nmethods; m++) {
+		const struct path_res *pr = &rp->r[m];
+		json_object *l;
+
+		if (!have(rp, m))
+			continue;
+		json_object_object_add(rate, bench_methods[m].name, rate_json(rp, m));
+		if (!bench_is_bpf(&bench_methods[m]))
+			continue;
+		l = json_object_new_object();
+		json_object_object_add(l, "low", lat_json(&pr->lat[0]));
+		json_object_object_add(l, "half", lat_json(&pr->lat[1]));
+		json_object_object_add(lat, bench_methods[m].name, l);
+		json_object_object_add(cost, bench_methods[m].name, cost_json(rp, m, &rb));
+	}
+	json_object_object_add(none, "ns_per_open", jd(rp->cost_none));
+	json_object_object_add(none, "call_mean_ns", jd(rp->cost_none_call));
+	json_object_object_add(cost, "none", none);
+	json_object_object_add(root, "rate", rate);
+	json_object_object_add(root, "latency", lat);
+	json_object_object_add(root, "cost", cost);
+	json_object_object_add(root, "targets", targets_json(rp, &rb));
 	return root;
 }
 
@@ -834,7 +865,7 @@ int bench_report(const char *run, FILE *out, char *err, size_t errlen)
 	snprintf(path, sizeof(path), "%s/bench.txt", run);
 	f = fopen(path, "w");
 	if (!f) {
-		snprintf(err, errlen, "can't write %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "can't write %s: %s", path, errno_text(errno));
 		json_object_put(root);
 		goto out;
 	}
@@ -849,7 +880,7 @@ int bench_report(const char *run, FILE *out, char *err, size_t errlen)
 	snprintf(path, sizeof(path), "%s/bench.svg", run);
 	f = fopen(path, "w");
 	if (!f) {
-		snprintf(err, errlen, "can't write %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "can't write %s: %s", path, errno_text(errno));
 		goto out;
 	}
 	write_svg(f, rp);

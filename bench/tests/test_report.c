@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <json-c/json.h>
-#include "bench.h"
-#include "../../bpf/tests/tap.h"
+#include "report.h"
+#include "tap.h"
 
 static char dir[64];
 
@@ -158,7 +158,7 @@ int main(void)
 	ASSERT_OK(bench_report(dir, devnull, err, sizeof(err)), "report from a complete run");
 	snprintf(path, sizeof(path), "%s/bench.json", dir);
 	b = json_object_from_file(path);
-	tap_ok(b != NULL, "bench.json parses", "not JSON");
+	ASSERT_OK_PTR(b, "bench.json parses");
 
 	ASSERT_EQ(num(b, "rate.ksock.loss_total.eagain"), 15, "ksock: EAGAIN from the agent's errors");
 	ASSERT_EQ(num(b, "rate.ksock.loss_total.errors"), 5, "ksock: other errors = failed - EAGAIN");
@@ -180,24 +180,24 @@ int main(void)
 	ASSERT_EQ(num(b, "cost.ksock.call_added_ns"), 20000, "ksock adds 20 us to the syscall");
 	ASSERT_EQ(num(b, "targets.ksock_syscall_cost_x_ringbuf.value"), 10, "syscall: 20000 / 2000");
 	ASSERT_EQ(flag(b, "kernel.lockdep"), false, "kernel flavour read from kernel-config");
-	tap_ok(file_has("bench.txt", "unaccounted"), "bench.txt has the loss table", "no");
-	tap_ok(file_has("bench.txt", "accel tcg"), "bench.txt names the accel", "no");
-	tap_ok(file_has("bench.svg", "<polyline"), "bench.svg has the CDFs", "no");
-	tap_ok(file_has("bench.svg", "<circle"), "bench.svg has the rate/loss points", "no");
+	ASSERT_TRUE(file_has("bench.txt", "unaccounted"), "bench.txt has the loss table");
+	ASSERT_TRUE(file_has("bench.txt", "accel tcg"), "bench.txt names the accel");
+	ASSERT_TRUE(file_has("bench.svg", "<polyline"), "bench.svg has the CDFs");
+	ASSERT_TRUE(file_has("bench.svg", "<circle"), "bench.svg has the rate/loss points");
 	json_object_put(b);
 
 	/* A guest on jiffies: no latency to speak of, so no report. */
 	put("hosts/sender/clocksource", "refined-jiffies\n");
 	ASSERT_EQ(bench_report(dir, devnull, err, sizeof(err)), -1, "clocksource not tsc: cannot measure");
-	tap_ok(strstr(err, "refined-jiffies") != NULL, "the error names the clocksource", err);
+	ASSERT_HAS(err, "refined-jiffies", "the error names the clocksource");
 	put("hosts/sender/clocksource", "tsc\n");
 
 	/* A missing receiver summary: no report, and the error names the run. */
 	snprintf(path, sizeof(path), "%s/hosts/receiver/rx-rate-ksock-1.json", dir);
 	unlink(path);
 	ASSERT_EQ(bench_report(dir, devnull, err, sizeof(err)), -1, "missing file: cannot measure");
-	tap_ok(strstr(err, "rate-ksock-1") && strstr(err, "receiver"), "the error names run and side",
-	       err);
+	tap_check(strstr(err, "rate-ksock-1") && strstr(err, "receiver"),
+		  "the error names run and side", __LINE__, "error: %s", err);
 
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path))

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * bpfwire-bench: the paths it compares, and the report it makes from a run
- * directory: the JSON files in RUN/hosts/sender and RUN/hosts/receiver, and
- * RUN/bench-params.json.
+ * The benchmark as a lab scenario (gen.c): the paths it compares, its
+ * parameters (RUN/bench-params.json) and each run's port. report.c reads
+ * the run back with the same definitions.
  */
-#ifndef BPFWIRE_BENCH_H
-#define BPFWIRE_BENCH_H
+#ifndef BPFWIRE_BENCH_GEN_H
+#define BPFWIRE_BENCH_GEN_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -54,17 +54,7 @@ int bench_cost_port(int method);
 /* Writes the scenario the lab runs (see bench.c). */
 int bench_write_scenario(FILE *f, const struct bench_params *p, const char *path);
 
-/* A kernel .config with CONFIG_LOCKDEP=y: the debug flavour. */
-bool bench_config_has_lockdep(const char *path);
-
 int bench_params_save(const char *run, const struct bench_params *p);
 int bench_params_load(const char *run, struct bench_params *p, char *err, size_t errlen);
 
-/*
- * Reads RUN, writes RUN/bench.json, bench.txt and bench.svg, and copies the
- * table to out. Returns 0, or -1 with err set when the run cannot be
- * measured (a file is missing or malformed).
- */
-int bench_report(const char *run, FILE *out, char *err, size_t errlen);
-
-#endif
+#endif /* BPFWIRE_BENCH_GEN_H */
