@@ -61,12 +61,27 @@ static void esc(FILE *f, const char *s)
 	}
 }
 
-int write_svg(FILE *f, const struct host *hosts, int nhosts)
-{
+/* The panels and the lanes any of them crossed, in the stack's order. */
+struct layout {
 	struct group g[32];
-	int ng = 0, lanes[TR_NPROBES], nl = 0, used[TR_NPROBES] = { 0 };
-	int width, height;
+	int ng;
+	int lanes[TR_NPROBES];
+	int nl;
+};
 
+/* One panel's drawing state: where it is, its scale, the median line so far. */
+struct panel {
+	const struct group *g;
+	int x0, n;
+	uint64_t xmax;
+	int prev_x, prev_y;
+};
+
+static void collect(struct layout *lo, const struct host *hosts, int nhosts)
+{
+	int used[TR_NPROBES] = { 0 };
+
+	memset(lo, 0, sizeof(*lo));
 	for (int i = 0; i < nhosts; i++) {
 		for (int j = 0; j < hosts[i].ndgs; j++) {
 			const struct datagram *d = &hosts[i].dgs[j];
@@ -76,27 +91,30 @@ int write_svg(FILE *f, const struct host *hosts, int nhosts)
 				continue;
 			for (int r = 0; r < d->nrecs; r++)
 				used[d->recs[r].probe] = 1;
-			for (k = 0; k < ng; k++)
-				if (g[k].h == &hosts[i] && g[k].sender == d->sender && g[k].path == d->path)
+			for (k = 0; k < lo->ng; k++)
+				if (lo->g[k].h == &hosts[i] && lo->g[k].sender == d->sender &&
+				    lo->g[k].path == d->path)
 					break;
-			if (k == ng && ng < 32)
-				g[ng++] = (struct group){ &hosts[i], d->sender, d->path };
+			if (k == lo->ng && lo->ng < 32)
+				lo->g[lo->ng++] = (struct group){ &hosts[i], d->sender, d->path };
 		}
 	}
 	used[TR_BPF_KSOCK_SEND] = used[TR_BPF_NETPOLL_SEND_UDP] = 1;
 	for (int p = 1; p < TR_NPROBES; p++)
 		if (used[p])
-			lanes[nl++] = p;
-	for (int a = 1; a < nl; a++)
-		for (int b = a; b > 0 && rank(lanes[b]) < rank(lanes[b - 1]); b--) {
-			int t = lanes[b];
+			lo->lanes[lo->nl++] = p;
+	for (int a = 1; a < lo->nl; a++)
+		for (int b = a; b > 0 && rank(lo->lanes[b]) < rank(lo->lanes[b - 1]); b--) {
+			int t = lo->lanes[b];
 
-			lanes[b] = lanes[b - 1];
-			lanes[b - 1] = t;
+			lo->lanes[b] = lo->lanes[b - 1];
+			lo->lanes[b - 1] = t;
 		}
+}
 
-	width = LABEL_W + (ng ? ng : 1) * (PANEL_W + GAP);
-	height = TOP + nl * LANE_H + 60;
+/* The title, the legend, and the lane labels with their stripes. */
+static void svg_frame(FILE *f, const struct layout *lo, int width, int height)
+{
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"font-family=\"monospace\" font-size=\"11\">\n", width, height);
@@ -110,11 +128,11 @@ int write_svg(FILE *f, const struct host *hosts, int nhosts)
 		"dots = datagrams, diamonds = medians;</text>\n"
 		"<text x=\"10\" y=\"%d\" fill=\"#555\">line = the median path through the layers "
 		"that most datagrams cross</text>\n", height - 26, height - 12);
-	if (!ng)
+	if (!lo->ng)
 		fprintf(f, "<text x=\"10\" y=\"40\">no bpfwire datagram was traced in this run</text>\n");
 
-	for (int l = 0; l < nl; l++) {
-		const struct tr_probe_info *pi = &tr_probes[lanes[l]];
+	for (int l = 0; l < lo->nl; l++) {
+		const struct tr_probe_info *pi = &tr_probes[lo->lanes[l]];
 		int y = TOP + l * LANE_H;
 
 		fprintf(f, "<rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", y, width, LANE_H,
@@ -124,93 +142,135 @@ int write_svg(FILE *f, const struct host *hosts, int nhosts)
 		esc(f, pi->name);
 		fputs("</text>\n", f);
 	}
+}
 
-	for (int k = 0; k < ng; k++) {
-		const struct host *h = g[k].h;
-		int x0 = LABEL_W + k * (PANEL_W + GAP), n = 0;
-		uint64_t *ends = NULL, xmax;
-		int nends = 0, prev_x = -1, prev_y = -1;
+static int in_group(const struct datagram *d, const struct group *g)
+{
+	return d->sender == g->sender && d->path == g->path && d->nrecs;
+}
 
-		for (int j = 0; j < h->ndgs; j++) {
-			const struct datagram *d = &h->dgs[j];
+/* How many datagrams the panel has, and its x scale. */
+static int panel_scale(struct panel *pn)
+{
+	const struct host *h = pn->g->h;
+	uint64_t *ends = NULL;
+	int nends = 0;
 
-			if (d->sender != g[k].sender || d->path != g[k].path || !d->nrecs)
-				continue;
-			n++;
-			ends = realloc(ends, (nends + 1) * sizeof(*ends));
-			if (!ends)
+	for (int j = 0; j < h->ndgs; j++) {
+		const struct datagram *d = &h->dgs[j];
+
+		if (!in_group(d, pn->g))
+			continue;
+		pn->n++;
+		ends = realloc(ends, (nends + 1) * sizeof(*ends));
+		if (!ends)
+			return -1;
+		ends[nends++] = d->total_ns;
+	}
+	qsort(ends, nends, sizeof(*ends), u64cmp);
+	/* Scale to twice the median datagram; slower ones pile at the edge. */
+	pn->xmax = nends ? ends[nends / 2] * 2 : 1000;
+	if (pn->xmax < 1000)
+		pn->xmax = 1000;
+	free(ends);
+	return 0;
+}
+
+static void panel_axis(FILE *f, const struct panel *pn, int nl)
+{
+	int x0 = pn->x0;
+
+	fprintf(f, "<text x=\"%d\" y=\"40\" font-size=\"12\" font-weight=\"bold\">%s: %s, sender %u "
+		"(%d datagram%s)</text>\n", x0, pn->g->h->name, pn->g->path == TR_PATH_KSOCK ? "ksock" : "netpoll",
+		pn->g->sender, pn->n, pn->n == 1 ? "" : "s");
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n", x0, TOP - 4,
+		x0, TOP + nl * LANE_H);
+	for (int t = 0; t <= 4; t++) {
+		int x = x0 + t * (PANEL_W - 20) / 4;
+
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ccc\" "
+			"stroke-dasharray=\"2,3\"/>\n", x, TOP, x, TOP + nl * LANE_H);
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.1f us</text>\n", x,
+			TOP + nl * LANE_H + 14, pn->xmax * t / 4 / 1e3);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"58\" fill=\"#555\">0 .. %.1f us; later ones at the right edge</text>\n",
+		x0, pn->xmax / 1e3);
+}
+
+/* The median's diamond, its count, and the line from the previous lane's. */
+static void lane_median(FILE *f, struct panel *pn, int p, int y, uint64_t *offs, int cnt)
+{
+	uint64_t med;
+	int x;
+
+	qsort(offs, cnt, sizeof(*offs), u64cmp);
+	med = offs[cnt / 2];
+	x = pn->x0 + (med > pn->xmax ? 1.0 : (double)med / pn->xmax) * (PANEL_W - 20);
+	/* A layer few datagrams cross (e.g. ARP) would bend the typical path. */
+	if (p != TR_KFREE_SKB && p != TR_CONSUME_SKB && cnt * 2 >= pn->n) {
+		if (pn->prev_x >= 0)
+			fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\" "
+				"stroke-width=\"1.5\"/>\n", pn->prev_x, pn->prev_y, x, y);
+		pn->prev_x = x;
+		pn->prev_y = y;
+	}
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"6\" height=\"6\" fill=\"#333\" "
+		"transform=\"rotate(45 %d %d)\"/>\n", x - 3, y - 3, x, y);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#333\">%d/%d</text>\n",
+		pn->x0 + PANEL_W - 18, y + 4, cnt, pn->n);
+}
+
+/* One lane of one panel: a dot per datagram, then the median or the hatch. */
+static int panel_lane(FILE *f, struct panel *pn, int p, int l)
+{
+	const struct host *h = pn->g->h;
+	int y = TOP + l * LANE_H + LANE_H / 2, cnt = 0;
+	uint64_t *offs = malloc(pn->n * sizeof(*offs) + 1);
+
+	if (!offs)
+		return -1;
+	for (int j = 0; j < h->ndgs; j++) {
+		const struct datagram *d = &h->dgs[j];
+		uint64_t off;
+		double x;
+
+		if (!in_group(d, pn->g) || !first_entry(d, p, &off))
+			continue;
+		offs[cnt++] = off;
+		x = pn->x0 + (off > pn->xmax ? 1.0 : (double)off / pn->xmax) * (PANEL_W - 20);
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%d\" r=\"2.5\" fill=\"%s\" fill-opacity=\"0.3\"/>\n",
+			x, y, p == TR_KFREE_SKB ? "#e31a1c" : layer_colour[tr_probes[p].layer]);
+	}
+	if (!cnt) {
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"url(#hatch)\"/>\n",
+			pn->x0 + 1, y - LANE_H / 2, PANEL_W - 20, LANE_H);
+		fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#aaa\">not crossed</text>\n", pn->x0 + 6, y + 4);
+	} else {
+		lane_median(f, pn, p, y, offs, cnt);
+	}
+	free(offs);
+	return 0;
+}
+
+int write_svg(FILE *f, const struct host *hosts, int nhosts)
+{
+	struct layout lo;
+	int width, height;
+
+	collect(&lo, hosts, nhosts);
+	width = LABEL_W + (lo.ng ? lo.ng : 1) * (PANEL_W + GAP);
+	height = TOP + lo.nl * LANE_H + 60;
+	svg_frame(f, &lo, width, height);
+	for (int k = 0; k < lo.ng; k++) {
+		struct panel pn = { .g = &lo.g[k], .x0 = LABEL_W + k * (PANEL_W + GAP),
+				    .prev_x = -1, .prev_y = -1 };
+
+		if (panel_scale(&pn))
+			return -1;
+		panel_axis(f, &pn, lo.nl);
+		for (int l = 0; l < lo.nl; l++)
+			if (panel_lane(f, &pn, lo.lanes[l], l))
 				return -1;
-			ends[nends++] = d->total_ns;
-		}
-		qsort(ends, nends, sizeof(*ends), u64cmp);
-		/* Scale to twice the median datagram; slower ones pile at the edge. */
-		xmax = nends ? ends[nends / 2] * 2 : 1000;
-		if (xmax < 1000)
-			xmax = 1000;
-		free(ends);
-
-		fprintf(f, "<text x=\"%d\" y=\"40\" font-size=\"12\" font-weight=\"bold\">%s: %s, sender %u "
-			"(%d datagram%s)</text>\n", x0, h->name, g[k].path == TR_PATH_KSOCK ? "ksock" : "netpoll",
-			g[k].sender, n, n == 1 ? "" : "s");
-		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n", x0, TOP - 4,
-			x0, TOP + nl * LANE_H);
-		for (int t = 0; t <= 4; t++) {
-			int x = x0 + t * (PANEL_W - 20) / 4;
-
-			fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ccc\" "
-				"stroke-dasharray=\"2,3\"/>\n", x, TOP, x, TOP + nl * LANE_H);
-			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.1f us</text>\n", x,
-				TOP + nl * LANE_H + 14, xmax * t / 4 / 1e3);
-		}
-		fprintf(f, "<text x=\"%d\" y=\"58\" fill=\"#555\">0 .. %.1f us; later ones at the right edge</text>\n",
-			x0, xmax / 1e3);
-
-		for (int l = 0; l < nl; l++) {
-			int p = lanes[l], y = TOP + l * LANE_H + LANE_H / 2, cnt = 0;
-			uint64_t *offs = malloc(n * sizeof(*offs) + 1);
-
-			if (!offs)
-				return -1;
-			for (int j = 0; j < h->ndgs; j++) {
-				const struct datagram *d = &h->dgs[j];
-				uint64_t off;
-				double x;
-
-				if (d->sender != g[k].sender || d->path != g[k].path || !d->nrecs)
-					continue;
-				if (!first_entry(d, p, &off))
-					continue;
-				offs[cnt++] = off;
-				x = x0 + (off > xmax ? 1.0 : (double)off / xmax) * (PANEL_W - 20);
-				fprintf(f, "<circle cx=\"%.1f\" cy=\"%d\" r=\"2.5\" fill=\"%s\" fill-opacity=\"0.3\"/>\n",
-					x, y, p == TR_KFREE_SKB ? "#e31a1c" : layer_colour[tr_probes[p].layer]);
-			}
-			if (!cnt) {
-				fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"url(#hatch)\"/>\n",
-					x0 + 1, y - LANE_H / 2, PANEL_W - 20, LANE_H);
-				fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#aaa\">not crossed</text>\n", x0 + 6, y + 4);
-			} else {
-				uint64_t med;
-				int x;
-
-				qsort(offs, cnt, sizeof(*offs), u64cmp);
-				med = offs[cnt / 2];
-				x = x0 + (med > xmax ? 1.0 : (double)med / xmax) * (PANEL_W - 20);
-				/* A layer few datagrams cross (e.g. ARP) would bend the typical path. */
-				if (p != TR_KFREE_SKB && p != TR_CONSUME_SKB && cnt * 2 >= n) {
-					if (prev_x >= 0)
-						fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\" "
-							"stroke-width=\"1.5\"/>\n", prev_x, prev_y, x, y);
-					prev_x = x;
-					prev_y = y;
-				}
-				fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"6\" height=\"6\" fill=\"#333\" "
-					"transform=\"rotate(45 %d %d)\"/>\n", x - 3, y - 3, x, y);
-				fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#333\">%d/%d</text>\n",
-					x0 + PANEL_W - 18, y + 4, cnt, n);
-			}
-			free(offs);
-		}
 	}
 	fputs("</svg>\n", f);
 	return 0;
