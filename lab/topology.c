@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "errnames.h"
+#include "topo_prefix.h"
 #include "topology.h"
 
 #define MAX_TOKENS 16
@@ -62,145 +63,6 @@ static bool valid_token(const char *s, const char *extra)
 		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
 			return false;
 	return true;
-}
-
-/* "ADDR" or "ADDR/LEN"; plen = -1 when absent. */
-static int parse_prefix(const char *s, struct topo_prefix *out)
-{
-	char buf[80], *slash, *end;
-	long len = -1;
-
-	if (strlen(s) >= sizeof(buf))
-		return -1;
-	strcpy(buf, s);
-	slash = strchr(buf, '/');
-	if (slash) {
-		*slash = '\0';
-		errno = 0;
-		len = strtol(slash + 1, &end, 10);
-		if (errno || *end || end == slash + 1 || len < 0)
-			return -1;
-	}
-	memset(out, 0, sizeof(*out));
-	if (inet_pton(AF_INET, buf, &out->addr.v4) == 1) {
-		out->family = AF_INET;
-		if (len > 32)
-			return -1;
-	} else if (inet_pton(AF_INET6, buf, &out->addr.v6) == 1) {
-		out->family = AF_INET6;
-		if (len > 128)
-			return -1;
-	} else {
-		return -1;
-	}
-	out->plen = (int)len;
-	return 0;
-}
-
-static const uint8_t *prefix_bytes(const struct topo_prefix *p)
-{
-	return p->family == AF_INET ? (const uint8_t *)&p->addr.v4
-				    : (const uint8_t *)&p->addr.v6;
-}
-
-/* Is address a inside network n/n.plen? */
-static bool prefix_contains(const struct topo_prefix *n, const struct topo_prefix *a)
-{
-	const uint8_t *nb = prefix_bytes(n), *ab = prefix_bytes(a);
-	int bits = n->plen;
-
-	if (n->family != a->family)
-		return false;
-	for (int i = 0; bits > 0; i++, bits -= 8) {
-		uint8_t mask = bits >= 8 ? 0xff : (uint8_t)(0xff << (8 - bits));
-
-		if ((nb[i] & mask) != (ab[i] & mask))
-			return false;
-	}
-	return true;
-}
-
-static bool host_bits_zero(const struct topo_prefix *p)
-{
-	const uint8_t *b = prefix_bytes(p);
-	int total = p->family == AF_INET ? 32 : 128;
-
-	for (int bit = p->plen; bit < total; bit++)
-		if (b[bit / 8] & (0x80 >> (bit % 8)))
-			return false;
-	return true;
-}
-
-static bool host_bits_ones(const struct topo_prefix *p)
-{
-	const uint8_t *b = prefix_bytes(p);
-
-	for (int bit = p->plen; bit < 32; bit++)
-		if (!(b[bit / 8] & (0x80 >> (bit % 8))))
-			return false;
-	return true;
-}
-
-static bool same_addr(const struct topo_prefix *a, const struct topo_prefix *b)
-{
-	if (a->family != b->family)
-		return false;
-	return memcmp(prefix_bytes(a), prefix_bytes(b),
-		      a->family == AF_INET ? 4 : 16) == 0;
-}
-
-/* Only documentation prefixes and link-local may appear in a topology. */
-static bool documentation_prefix(const struct topo_prefix *p)
-{
-	static const char *const allowed[] = {
-		"192.0.2.0/24", "198.51.100.0/24", "2001:db8::/32",
-	};
-	struct topo_prefix n;
-
-	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
-		parse_prefix(allowed[i], &n);
-		if (p->family == n.family && p->plen >= n.plen && prefix_contains(&n, p))
-			return true;
-	}
-	return false;
-}
-
-static bool link_local(const struct topo_prefix *p)
-{
-	struct topo_prefix ll;
-
-	parse_prefix("fe80::/64", &ll);
-	return prefix_contains(&ll, p);
-}
-
-void topo_format_prefix(const struct topo_prefix *p, char *out, size_t len)
-{
-	char a[INET6_ADDRSTRLEN];
-
-	if (!p->family) {
-		snprintf(out, len, "dhcp");
-		return;
-	}
-	inet_ntop(p->family, prefix_bytes(p), a, sizeof(a));
-	if (p->plen >= 0)
-		snprintf(out, len, "%s/%d", a, p->plen);
-	else
-		snprintf(out, len, "%s", a);
-}
-
-void topo_segment_lab_addr(const struct topo_prefix *p, struct topo_prefix *out)
-{
-	uint8_t *b;
-
-	*out = *p;
-	b = out->family == AF_INET ? (uint8_t *)&out->addr.v4 : (uint8_t *)&out->addr.v6;
-	b[out->family == AF_INET ? 3 : 15] |= 1;
-}
-
-void topo_format_mac(const uint8_t mac[6], char out[18])
-{
-	snprintf(out, 18, "%02x:%02x:%02x:%02x:%02x:%02x",
-		 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
 }
 
 static const char *const model_names[] = { "virtio-net", "e1000", "e1000e" };
@@ -257,11 +119,11 @@ static int parse_segment_key(struct parser *p, char **tok, int n)
 
 		if (n != 2)
 			return fail(p, p->line, "'%s' takes one prefix", tok[0]);
-		if (parse_prefix(tok[1], &pf) || pf.family != fam || pf.plen < 0)
+		if (prefix_parse(tok[1], &pf) || pf.family != fam || pf.plen < 0)
 			return fail(p, p->line, "bad %s prefix '%s'", tok[0], tok[1]);
-		if (!host_bits_zero(&pf))
+		if (!prefix_host_zero(&pf))
 			return fail(p, p->line, "prefix '%s' has host bits set", tok[1]);
-		if (!documentation_prefix(&pf))
+		if (!prefix_documentation(&pf))
 			return fail(p, p->line, "prefix '%s' is not inside a documentation prefix (192.0.2.0/24, 198.51.100.0/24, 2001:db8::/32)", tok[1]);
 		if (fam == AF_INET && pf.plen > 30)
 			return fail(p, p->line, "prefix '%s' is too small for a segment", tok[1]);
@@ -290,171 +152,224 @@ static int parse_mac(const char *s, uint8_t mac[6])
 	return (mac[0] & 1) ? -1 : 0;	/* multicast */
 }
 
+static int host_memory(struct parser *p, int hi, char **tok, int n, const char *rest)
+{
+	struct topo_host *h = &p->t->hosts[hi];
+	char *end;
+	unsigned long v;
+
+	(void)rest;
+	if (n != 2)
+		return fail(p, p->line, "'memory' takes one size");
+	errno = 0;
+	v = strtoul(tok[1], &end, 10);
+	if (!strcmp(end, "G"))
+		v *= 1024;
+	else if (*end && strcmp(end, "M"))
+		end = NULL;
+	if (errno || !end || v < 64 || v > 4096)
+		return fail(p, p->line, "bad memory size '%s' (64M to 4G)", tok[1]);
+	h->memory_mib = (unsigned)v;
+	return 0;
+}
+
+static int host_cpus(struct parser *p, int hi, char **tok, int n, const char *rest)
+{
+	struct topo_host *h = &p->t->hosts[hi];
+	char *end;
+	unsigned long v;
+
+	(void)rest;
+	if (n != 2)
+		return fail(p, p->line, "'cpus' takes one number");
+	v = strtoul(tok[1], &end, 10);
+	if (*end || v < 1 || v > 4)
+		return fail(p, p->line, "bad cpus '%s' (1 to 4)", tok[1]);
+	h->cpus = (unsigned)v;
+	return 0;
+}
+
+static int host_router(struct parser *p, int hi, char **tok, int n, const char *rest)
+{
+	struct topo_host *h = &p->t->hosts[hi];
+
+	(void)rest;
+	if (n != 2 || !parse_onoff(tok[1], &h->router))
+		return fail(p, p->line, "'router' takes on or off");
+	return 0;
+}
+
+static int host_append(struct parser *p, int hi, char **tok, int n, const char *rest)
+{
+	struct topo_host *h = &p->t->hosts[hi];
+
+	(void)tok;
+	(void)n;
+	if (!rest || !*rest)
+		return fail(p, p->line, "'append' takes kernel parameters");
+	if (strlen(rest) >= sizeof(h->append))
+		return fail(p, p->line, "'append' is too long");
+	if (!valid_token(rest, " ._-=,:/+"))
+		return fail(p, p->line, "'append' holds a character outside [A-Za-z0-9 ._-=,:/+]");
+	strcpy(h->append, rest);
+	return 0;
+}
+
+static int host_nic(struct parser *p, int hi, char **tok, int n, const char *rest)
+{
+	struct topo_host *h = &p->t->hosts[hi];
+	struct topo_nic *nic;
+
+	(void)rest;
+	if (n < 3 || (n - 3) % 2)
+		return fail(p, p->line, "usage: nic IFACE SEGMENT [model MODEL] [mac MAC]");
+	if (h->nnics == TOPO_MAX_NICS)
+		return fail(p, p->line, "too many NICs on host '%s' (at most %d)", h->name, TOPO_MAX_NICS);
+	if (!valid_name(tok[1], TOPO_IFNAME_MAX))
+		return fail(p, p->line, "bad interface name '%s'", tok[1]);
+	if (topo_nic_index(h, tok[1]) >= 0)
+		return fail(p, p->line, "duplicate NIC '%s' on host '%s'", tok[1], h->name);
+	nic = &h->nics[h->nnics];
+	memset(nic, 0, sizeof(*nic));
+	snprintf(nic->ifname, sizeof(nic->ifname), "%s", tok[1]);
+	nic->line = p->line;
+	snprintf(p->nic_seg[hi][h->nnics], sizeof(p->nic_seg[0][0]), "%s", tok[2]);
+	for (int i = 3; i < n; i += 2) {
+		if (!strcmp(tok[i], "model")) {
+			int m;
+
+			for (m = 0; m < 3; m++)
+				if (!strcmp(tok[i + 1], model_names[m]))
+					break;
+			if (m == 3)
+				return fail(p, p->line, "bad NIC model '%s' (expected virtio-net, e1000 or e1000e)", tok[i + 1]);
+			nic->model = (enum nic_model)m;
+		} else if (!strcmp(tok[i], "mac")) {
+			if (parse_mac(tok[i + 1], nic->mac))
+				return fail(p, p->line, "bad MAC address '%s'", tok[i + 1]);
+			nic->mac_given = true;
+		} else {
+			return fail(p, p->line, "unknown NIC option '%s' (expected model or mac)", tok[i]);
+		}
+	}
+	if (!nic->mac_given) {
+		uint8_t mac[6] = { 0x52, 0x54, 0x00, 0xbf, (uint8_t)(hi + 1), (uint8_t)h->nnics };
+
+		memcpy(nic->mac, mac, 6);
+	}
+	h->nnics++;
+	return 0;
+}
+
+static int host_address(struct parser *p, int hi, char **tok, int n, const char *rest)
+{
+	struct topo_host *h = &p->t->hosts[hi];
+	struct topo_addr *a;
+
+	(void)rest;
+	if (n != 3)
+		return fail(p, p->line, "usage: address IFACE ADDRESS[/LEN]|dhcp");
+	if (p->npend[hi] == TOPO_MAX_NICS * TOPO_MAX_ADDRS)
+		return fail(p, p->line, "too many addresses on host '%s'", h->name);
+	a = &p->pend_addr[hi][p->npend[hi]];
+	memset(a, 0, sizeof(*a));
+	a->line = p->line;
+	if (strcmp(tok[2], "dhcp") && prefix_parse(tok[2], &a->a))
+		return fail(p, p->line, "bad address '%s'", tok[2]);
+	snprintf(p->addr_dev[hi][p->npend[hi]], TOPO_IFNAME_MAX + 1, "%.15s", tok[1]);
+	p->npend[hi]++;
+	return 0;
+}
+
+static int host_route(struct parser *p, int hi, char **tok, int n, const char *rest)
+{
+	struct topo_host *h = &p->t->hosts[hi];
+	struct topo_route *r;
+	struct topo_prefix d, v;
+
+	(void)rest;
+	if (n < 4 || n % 2)
+		return fail(p, p->line, "usage: route DEST|default via GATEWAY [dev IFACE] or route DEST dev IFACE");
+	if (h->nroutes == TOPO_MAX_ROUTES)
+		return fail(p, p->line, "too many routes on host '%s'", h->name);
+	r = &h->routes[h->nroutes];
+	memset(r, 0, sizeof(*r));
+	r->line = p->line;
+	if (strcmp(tok[1], "default")) {
+		if (prefix_parse(tok[1], &d) || d.plen < 0 || !prefix_host_zero(&d))
+			return fail(p, p->line, "bad route destination '%s'", tok[1]);
+		r->family = d.family;
+	}
+	snprintf(r->dest, sizeof(r->dest), "%s", tok[1]);
+	for (int i = 2; i < n; i += 2) {
+		if (!strcmp(tok[i], "via")) {
+			if (prefix_parse(tok[i + 1], &v) || v.plen >= 0)
+				return fail(p, p->line, "bad gateway '%s'", tok[i + 1]);
+			if (r->family && r->family != v.family)
+				return fail(p, p->line, "gateway '%s' is not of the destination's family", tok[i + 1]);
+			r->family = v.family;
+			snprintf(r->via, sizeof(r->via), "%s", tok[i + 1]);
+		} else if (!strcmp(tok[i], "dev")) {
+			if (topo_nic_index(h, tok[i + 1]) < 0)
+				return fail(p, p->line, "unknown interface '%s' on host '%s'", tok[i + 1], h->name);
+			snprintf(r->dev, sizeof(r->dev), "%s", tok[i + 1]);
+		} else {
+			return fail(p, p->line, "unknown route option '%s' (expected via or dev)", tok[i]);
+		}
+	}
+	if (!r->family)
+		return fail(p, p->line, "a default route needs a gateway ('via')");
+	h->nroutes++;
+	return 0;
+}
+
+static int host_sysctl(struct parser *p, int hi, char **tok, int n, const char *rest)
+{
+	struct topo_host *h = &p->t->hosts[hi];
+	struct topo_sysctl *s;
+	char *eq;
+
+	(void)rest;
+	if (n != 2 || !(eq = strchr(tok[1], '=')) || eq == tok[1])
+		return fail(p, p->line, "usage: sysctl KEY=VALUE");
+	if (h->nsysctls == TOPO_MAX_SYSCTLS)
+		return fail(p, p->line, "too many sysctls on host '%s'", h->name);
+	*eq = '\0';
+	s = &h->sysctls[h->nsysctls];
+	if (strlen(tok[1]) >= sizeof(s->key) || strlen(eq + 1) >= sizeof(s->value) ||
+	    !valid_token(tok[1], "._-/") || strstr(tok[1], "..") || !valid_token(eq + 1, "._-:,"))
+		return fail(p, p->line, "bad sysctl '%s=%s'", tok[1], eq + 1);
+	strcpy(s->key, tok[1]);
+	strcpy(s->value, eq + 1);
+	s->line = p->line;
+	h->nsysctls++;
+	return 0;
+}
+
+typedef int host_key_fn(struct parser *p, int hi, char **tok, int n, const char *rest);
+
+static const struct {
+	const char *key;
+	host_key_fn *parse;
+} host_keys[] = {
+	{ "memory", host_memory },
+	{ "cpus", host_cpus },
+	{ "router", host_router },
+	{ "append", host_append },
+	{ "nic", host_nic },
+	{ "address", host_address },
+	{ "route", host_route },
+	{ "sysctl", host_sysctl },
+};
+
 static int parse_host_key(struct parser *p, char **tok, int n, const char *rest)
 {
 	int hi = p->t->nhosts - 1;
-	struct topo_host *h = &p->t->hosts[hi];
 
-	if (!strcmp(tok[0], "memory")) {
-		char *end;
-		unsigned long v;
-
-		if (n != 2)
-			return fail(p, p->line, "'memory' takes one size");
-		errno = 0;
-		v = strtoul(tok[1], &end, 10);
-		if (!strcmp(end, "G"))
-			v *= 1024;
-		else if (*end && strcmp(end, "M"))
-			end = NULL;
-		if (errno || !end || v < 64 || v > 4096)
-			return fail(p, p->line, "bad memory size '%s' (64M to 4G)", tok[1]);
-		h->memory_mib = (unsigned)v;
-		return 0;
-	}
-	if (!strcmp(tok[0], "cpus")) {
-		char *end;
-		unsigned long v;
-
-		if (n != 2)
-			return fail(p, p->line, "'cpus' takes one number");
-		v = strtoul(tok[1], &end, 10);
-		if (*end || v < 1 || v > 4)
-			return fail(p, p->line, "bad cpus '%s' (1 to 4)", tok[1]);
-		h->cpus = (unsigned)v;
-		return 0;
-	}
-	if (!strcmp(tok[0], "router")) {
-		if (n != 2 || !parse_onoff(tok[1], &h->router))
-			return fail(p, p->line, "'router' takes on or off");
-		return 0;
-	}
-	if (!strcmp(tok[0], "append")) {
-		if (!rest || !*rest)
-			return fail(p, p->line, "'append' takes kernel parameters");
-		if (strlen(rest) >= sizeof(h->append))
-			return fail(p, p->line, "'append' is too long");
-		if (!valid_token(rest, " ._-=,:/+"))
-			return fail(p, p->line, "'append' holds a character outside [A-Za-z0-9 ._-=,:/+]");
-		strcpy(h->append, rest);
-		return 0;
-	}
-	if (!strcmp(tok[0], "nic")) {
-		struct topo_nic *nic;
-
-		if (n < 3 || (n - 3) % 2)
-			return fail(p, p->line, "usage: nic IFACE SEGMENT [model MODEL] [mac MAC]");
-		if (h->nnics == TOPO_MAX_NICS)
-			return fail(p, p->line, "too many NICs on host '%s' (at most %d)", h->name, TOPO_MAX_NICS);
-		if (!valid_name(tok[1], TOPO_IFNAME_MAX))
-			return fail(p, p->line, "bad interface name '%s'", tok[1]);
-		if (topo_nic_index(h, tok[1]) >= 0)
-			return fail(p, p->line, "duplicate NIC '%s' on host '%s'", tok[1], h->name);
-		nic = &h->nics[h->nnics];
-		memset(nic, 0, sizeof(*nic));
-		snprintf(nic->ifname, sizeof(nic->ifname), "%s", tok[1]);
-		nic->line = p->line;
-		snprintf(p->nic_seg[hi][h->nnics], sizeof(p->nic_seg[0][0]), "%s", tok[2]);
-		for (int i = 3; i < n; i += 2) {
-			if (!strcmp(tok[i], "model")) {
-				int m;
-
-				for (m = 0; m < 3; m++)
-					if (!strcmp(tok[i + 1], model_names[m]))
-						break;
-				if (m == 3)
-					return fail(p, p->line, "bad NIC model '%s' (expected virtio-net, e1000 or e1000e)", tok[i + 1]);
-				nic->model = (enum nic_model)m;
-			} else if (!strcmp(tok[i], "mac")) {
-				if (parse_mac(tok[i + 1], nic->mac))
-					return fail(p, p->line, "bad MAC address '%s'", tok[i + 1]);
-				nic->mac_given = true;
-			} else {
-				return fail(p, p->line, "unknown NIC option '%s' (expected model or mac)", tok[i]);
-			}
-		}
-		if (!nic->mac_given) {
-			uint8_t mac[6] = { 0x52, 0x54, 0x00, 0xbf, (uint8_t)(hi + 1), (uint8_t)h->nnics };
-
-			memcpy(nic->mac, mac, 6);
-		}
-		h->nnics++;
-		return 0;
-	}
-	if (!strcmp(tok[0], "address")) {
-		struct topo_addr *a;
-
-		if (n != 3)
-			return fail(p, p->line, "usage: address IFACE ADDRESS[/LEN]|dhcp");
-		if (p->npend[hi] == TOPO_MAX_NICS * TOPO_MAX_ADDRS)
-			return fail(p, p->line, "too many addresses on host '%s'", h->name);
-		a = &p->pend_addr[hi][p->npend[hi]];
-		memset(a, 0, sizeof(*a));
-		a->line = p->line;
-		if (strcmp(tok[2], "dhcp") && parse_prefix(tok[2], &a->a))
-			return fail(p, p->line, "bad address '%s'", tok[2]);
-		snprintf(p->addr_dev[hi][p->npend[hi]], TOPO_IFNAME_MAX + 1, "%.15s", tok[1]);
-		p->npend[hi]++;
-		return 0;
-	}
-	if (!strcmp(tok[0], "route")) {
-		struct topo_route *r;
-		struct topo_prefix d, v;
-
-		if (n < 4 || n % 2)
-			return fail(p, p->line, "usage: route DEST|default via GATEWAY [dev IFACE] or route DEST dev IFACE");
-		if (h->nroutes == TOPO_MAX_ROUTES)
-			return fail(p, p->line, "too many routes on host '%s'", h->name);
-		r = &h->routes[h->nroutes];
-		memset(r, 0, sizeof(*r));
-		r->line = p->line;
-		if (strcmp(tok[1], "default")) {
-			if (parse_prefix(tok[1], &d) || d.plen < 0 || !host_bits_zero(&d))
-				return fail(p, p->line, "bad route destination '%s'", tok[1]);
-			r->family = d.family;
-		}
-		snprintf(r->dest, sizeof(r->dest), "%s", tok[1]);
-		for (int i = 2; i < n; i += 2) {
-			if (!strcmp(tok[i], "via")) {
-				if (parse_prefix(tok[i + 1], &v) || v.plen >= 0)
-					return fail(p, p->line, "bad gateway '%s'", tok[i + 1]);
-				if (r->family && r->family != v.family)
-					return fail(p, p->line, "gateway '%s' is not of the destination's family", tok[i + 1]);
-				r->family = v.family;
-				snprintf(r->via, sizeof(r->via), "%s", tok[i + 1]);
-			} else if (!strcmp(tok[i], "dev")) {
-				if (topo_nic_index(h, tok[i + 1]) < 0)
-					return fail(p, p->line, "unknown interface '%s' on host '%s'", tok[i + 1], h->name);
-				snprintf(r->dev, sizeof(r->dev), "%s", tok[i + 1]);
-			} else {
-				return fail(p, p->line, "unknown route option '%s' (expected via or dev)", tok[i]);
-			}
-		}
-		if (!r->family)
-			return fail(p, p->line, "a default route needs a gateway ('via')");
-		h->nroutes++;
-		return 0;
-	}
-	if (!strcmp(tok[0], "sysctl")) {
-		struct topo_sysctl *s;
-		char *eq;
-
-		if (n != 2 || !(eq = strchr(tok[1], '=')) || eq == tok[1])
-			return fail(p, p->line, "usage: sysctl KEY=VALUE");
-		if (h->nsysctls == TOPO_MAX_SYSCTLS)
-			return fail(p, p->line, "too many sysctls on host '%s'", h->name);
-		*eq = '\0';
-		s = &h->sysctls[h->nsysctls];
-		if (strlen(tok[1]) >= sizeof(s->key) || strlen(eq + 1) >= sizeof(s->value) ||
-		    !valid_token(tok[1], "._-/") || strstr(tok[1], "..") || !valid_token(eq + 1, "._-:,"))
-			return fail(p, p->line, "bad sysctl '%s=%s'", tok[1], eq + 1);
-		strcpy(s->key, tok[1]);
-		strcpy(s->value, eq + 1);
-		s->line = p->line;
-		h->nsysctls++;
-		return 0;
-	}
-	return fail(p, p->line, "unknown key '%s' in host '%s'", tok[0], h->name);
+	for (size_t i = 0; i < sizeof(host_keys) / sizeof(host_keys[0]); i++)
+		if (!strcmp(tok[0], host_keys[i].key))
+			return host_keys[i].parse(p, hi, tok, n, rest);
+	return fail(p, p->line, "unknown key '%s' in host '%s'", tok[0], p->t->hosts[hi].name);
 }
 
 static int parse_line(struct parser *p, char *line)
@@ -594,7 +509,7 @@ static int validate(struct parser *p)
 				nic->dhcp = true;
 				continue;
 			}
-			if (a->a.family == AF_INET6 && link_local(&a->a)) {
+			if (a->a.family == AF_INET6 && prefix_link_local(&a->a)) {
 				if (a->a.plen < 0)
 					a->a.plen = 64;
 				if (a->a.plen != 64)
@@ -616,13 +531,13 @@ static int validate(struct parser *p)
 				topo_format_prefix(&a->a, buf, sizeof(buf));
 				if (a->a.plen != net->plen)
 					return fail(p, a->line, "address %s: prefix length differs from segment '%s' (/%d)", buf, s->name, net->plen);
-				if (host_bits_zero(&a->a) || (a->a.family == AF_INET && host_bits_ones(&a->a)))
+				if (prefix_host_zero(&a->a) || (a->a.family == AF_INET && prefix_host_ones(&a->a)))
 					return fail(p, a->line, "address %s is the network or broadcast address", buf);
 				if (s->dhcp) {
 					struct topo_prefix lab;
 
 					topo_segment_lab_addr(net, &lab);
-					if (same_addr(&lab, &a->a))
+					if (prefix_same(&lab, &a->a))
 						return fail(p, a->line, "address %s is reserved for the lab's dnsmasq on segment '%s'", buf, s->name);
 				}
 			}
@@ -632,7 +547,7 @@ static int validate(struct parser *p)
 
 				for (int nj = 0; nj < h2->nnics; nj++)
 					for (int aj = 0; aj < h2->nics[nj].naddrs; aj++)
-						if (same_addr(&h2->nics[nj].addrs[aj].a, &a->a)) {
+						if (prefix_same(&h2->nics[nj].addrs[aj].a, &a->a)) {
 							char ab[80];
 
 							inet_ntop(a->a.family, prefix_bytes(&a->a), ab, sizeof(ab));

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Address arithmetic the topology parser uses (topo_prefix.c); lab-private. */
+#ifndef BPFWIRE_LAB_TOPO_PREFIX_H
+#define BPFWIRE_LAB_TOPO_PREFIX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "topology.h"
+
+/* "ADDR" or "ADDR/LEN" (plen -1 when absent); 0 or -1. */
+int prefix_parse(const char *s, struct topo_prefix *out);
+const uint8_t *prefix_bytes(const struct topo_prefix *p);
+/* Is address a inside network n/n.plen? */
+bool prefix_contains(const struct topo_prefix *n, const struct topo_prefix *a);
+bool prefix_host_zero(const struct topo_prefix *p);
+bool prefix_host_ones(const struct topo_prefix *p);	/* IPv4 broadcast */
+bool prefix_same(const struct topo_prefix *a, const struct topo_prefix *b);
+/* Only documentation prefixes and link-local may appear in a topology. */
+bool prefix_documentation(const struct topo_prefix *p);
+bool prefix_link_local(const struct topo_prefix *p);
+
+#endif
