@@ -198,6 +198,53 @@ static int check_operand(struct pctx *c, const struct scenario *s, const char *x
 	return fail(c, "'%s' names no earlier report or stats '%s'", x, id);
 }
 
+/* check LEFT OP RIGHT, where LEFT and RIGHT are each OPERAND [(+|-) OPERAND]... */
+static int parse_check(struct pctx *c, struct scenario *s, struct scn_step *st, char *rest)
+{
+	static const char *const ops[] = { "==", "!=", "<=", ">=", "<", ">" };
+	char side[2][256] = { "", "" }, *w;
+	const char *op = NULL;
+	int n[2] = { 0, 0 }, k2 = 0;
+	size_t k;
+
+	while ((w = word(&rest))) {
+		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+			if (strcmp(w, ops[k]) == 0)
+				break;
+		if (k < sizeof(ops) / sizeof(ops[0])) {
+			if (op || !n[0])
+				return fail(c, "check needs 'LEFT OP RIGHT', e.g. 'check rx.valid == 60'");
+			op = ops[k];
+			k2 = 1;
+			continue;
+		}
+		if (n[k2] % 2) {
+			if (strcmp(w, "+") && strcmp(w, "-")) {
+				if (!op && strpbrk(w, "=<>!~"))
+					return fail(c, "unknown comparison '%s' (use == != <= >= < >)", w);
+				return fail(c, "expected + or - or the end of the line, not '%s'", w);
+			}
+		} else if (check_operand(c, s, w)) {
+			return -1;
+		}
+		if (strlen(side[k2]) + strlen(w) + 2 > sizeof(side[k2]))
+			return fail(c, "check operand too long");
+		if (n[k2]++)
+			strcat(side[k2], " ");
+		strcat(side[k2], w);
+	}
+	if (!op || !n[0] || !n[1])
+		return fail(c, "check needs 'LEFT OP RIGHT', e.g. 'check rx.valid == 60'");
+	if (!(n[0] % 2) || !(n[1] % 2))
+		return fail(c, "check: '%s' ends without an operand", !(n[0] % 2) ? side[0] : side[1]);
+	strcpy(st->cmp, op);
+	st->lhs = strdup(side[0]);
+	st->rhs = strdup(side[1]);
+	if (asprintf(&st->text, "%s %s %s", side[0], op, side[1]) < 0)
+		return fail(c, "out of memory");
+	return 0;
+}
+
 static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *rest)
 {
 	struct scn_step *st;
@@ -294,49 +341,9 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 			return fail(c, "'%s' must be relative to the host's results share", w);
 		st->text = strdup(w);
 	} else if (strcmp(kw, "check") == 0) {
-		static const char *const ops[] = { "==", "!=", "<=", ">=", "<", ">" };
-		char side[2][256] = { "", "" };
-		const char *op = NULL;
-		int n[2] = { 0, 0 }, k2 = 0;
-		size_t k;
-
-		/* LEFT and RIGHT are each OPERAND [(+|-) OPERAND]... */
 		st->op = SCN_CHECK;
-		while ((w = word(&rest))) {
-			for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
-				if (strcmp(w, ops[k]) == 0)
-					break;
-			if (k < sizeof(ops) / sizeof(ops[0])) {
-				if (op || !n[0])
-					return fail(c, "check needs 'LEFT OP RIGHT', e.g. 'check rx.valid == 60'");
-				op = ops[k];
-				k2 = 1;
-				continue;
-			}
-			if (n[k2] % 2) {
-				if (strcmp(w, "+") && strcmp(w, "-")) {
-					if (!op && strpbrk(w, "=<>!~"))
-						return fail(c, "unknown comparison '%s' (use == != <= >= < >)", w);
-					return fail(c, "expected + or - or the end of the line, not '%s'", w);
-				}
-			} else if (check_operand(c, s, w)) {
-				return -1;
-			}
-			if (strlen(side[k2]) + strlen(w) + 2 > sizeof(side[k2]))
-				return fail(c, "check operand too long");
-			if (n[k2]++)
-				strcat(side[k2], " ");
-			strcat(side[k2], w);
-		}
-		if (!op || !n[0] || !n[1])
-			return fail(c, "check needs 'LEFT OP RIGHT', e.g. 'check rx.valid == 60'");
-		if (!(n[0] % 2) || !(n[1] % 2))
-			return fail(c, "check: '%s' ends without an operand", !(n[0] % 2) ? side[0] : side[1]);
-		strcpy(st->cmp, op);
-		st->lhs = strdup(side[0]);
-		st->rhs = strdup(side[1]);
-		if (asprintf(&st->text, "%s %s %s", side[0], op, side[1]) < 0)
-			return fail(c, "out of memory");
+		if (parse_check(c, s, st, rest))
+			return -1;
 	} else {
 		return fail(c, "unknown keyword '%s'", kw);
 	}
