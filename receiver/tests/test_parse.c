@@ -687,6 +687,61 @@ static void test_fragments(void)
 	(void)nf;
 }
 
+/* bpfw_find_wire(), bpfwire-path's locator: the headers found through IPv6
+ * extension headers and first fragments; UDP and bpfwire checks not enforced. */
+static void test_find_wire(void)
+{
+	static const struct bpfw_link_cfg eth = { .link = BPFW_LINK_ETH };
+	static uint8_t frames[4][CRAFT_MAX_FRAME];
+	static uint8_t big[600];
+	uint8_t ext[16];
+	uint32_t lens[4], n;
+	struct bpfw_l3 l3;
+	struct bpfw_udp udp;
+	struct bpfw_wire w;
+	struct craft_pkt p;
+
+	craft_defaults(&p, 6);
+	opt8(ext, 60);
+	opt8(ext + 8, 0);
+	p.ext = ext;
+	p.ext_len = sizeof(ext);
+	p.ext_first_nh = 0;
+	p.ext_last_nh_off = 8;
+	n = good(&p, 4, 11);
+	ASSERT_REASON(bpfw_find_wire(&eth, f, n, n, &l3, &udp, &w), BPFW_R_OK,
+		      "find: ipv6 behind hop-by-hop and destination options");
+	ASSERT_EQ(w.sender_id, 4, "find: sender id");
+	ASSERT_EQ(w.seq, 11, "find: seq");
+	ASSERT_EQ(udp.sport, 40000, "find: source port");
+	ASSERT_EQ(l3.ext_count, 2, "find: two extension headers walked");
+	f[n - 1] ^= 1;	/* breaks the UDP checksum and the bpfwire check */
+	ASSERT_REASON(bpfw_find_wire(&eth, f, n, n, &l3, &udp, &w), BPFW_R_OK,
+		      "find: bad checksums do not hide a datagram");
+	f[n - 1] ^= 1;
+	f[n - 16 - BPFWIRE_HDR_LEN] ^= 0x80;	/* the magic's first byte */
+	ASSERT_REASON(bpfw_find_wire(&eth, f, n, n, &l3, &udp, &w), BPFW_R_WIRE_MAGIC,
+		      "find: not bpfwire without the magic");
+
+	p.ext_len = 0;
+	for (int fam = 4; fam <= 6; fam += 2) {
+		const char *first = fam == 4 ? "find: ipv4 first fragment" : "find: ipv6 first fragment";
+		const char *later = fam == 4 ? "find: ipv4 later fragment has no header" :
+					       "find: ipv6 later fragment has no header";
+
+		craft_defaults(&p, fam);
+		p.df = 0;
+		n = craft_wire(dg, 4, 12, BPFWIRE_EV_TEST, big, sizeof(big));
+		if (!ASSERT_EQ(craft_fragments(frames, lens, 4, &p, dg, n, 512), 2, "find: two fragments"))
+			continue;
+		ASSERT_REASON(bpfw_find_wire(&eth, frames[0], lens[0], lens[0], &l3, &udp, &w),
+			      BPFW_R_OK, first);
+		ASSERT_EQ(w.seq, 12, first);
+		ASSERT_REASON(bpfw_find_wire(&eth, frames[1], lens[1], lens[1], &l3, &udp, &w),
+			      BPFW_R_FRAGMENT, later);
+	}
+}
+
 int main(void)
 {
 	test_good();
@@ -701,6 +756,7 @@ int main(void)
 	test_sequence();
 	test_socket_side();
 	test_fragments();
+	test_find_wire();
 	bpfw_rx_fini(&rx);
 	return tap_done();
 }
