@@ -31,10 +31,15 @@
 #include <sys/socket.h>
 #include <json-c/json.h>
 #include <bpf/libbpf.h>
-#include "args.h"
-#include "agent.h"	/* route_get, neigh_resolve (bpf/neigh.c) */
+#include "args.h"		/* bpf/: the agent's address syntax */
+#include "errnames.h"
+#include "file.h"
 #include "frame.h"
 #include "guest_parse.h"
+#include "libbpf_log.h"
+#include "log.h"
+#include "neigh.h"		/* bpf/: route_get, neigh_resolve */
+#include "timeutil.h"
 #include "xmit.skel.h"
 
 #define PROG "bpfwire-bench-guest"
@@ -42,49 +47,21 @@
 #define TC "/usr/sbin/tc"	/* busybox's tc may come first in $PATH */
 #define PKTGEN_DIR "/proc/net/pktgen"
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 /* ---- output ------------------------------------------------------------ */
 
 static const char *cur_cmd = "";
+/* Every message of a subcommand starts "bpfwire-bench-guest SUBCOMMAND: ". */
+static char log_prog[64] = PROG;
 
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s %s: ", PROG, cur_cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	log_vmsg(LOG_WARN, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s %s --help'.\n", PROG, cur_cmd);
+	fprintf(stderr, "Try '%s %s --help'.\n", PROG, cur_cmd);
 	return 2;
-}
-
-static char *read_file(const char *path, size_t max)
-{
-	char *buf = malloc(max + 1);
-	size_t n = 0;
-	ssize_t r;
-	int fd;
-
-	if (!buf)
-		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		free(buf);
-		return NULL;
-	}
-	while (n < max && (r = read(fd, buf + n, max - n)) > 0)
-		n += r;
-	close(fd);
-	buf[n] = 0;
-	return buf;
 }
 
 static char *run_capture(const char *cmd, size_t max)
@@ -125,16 +102,16 @@ static void counters_read(const char *dev, struct counters *c)
 	char path[128], cmd[128], *t;
 
 	memset(c, 0, sizeof(*c));
-	if ((t = read_file("/proc/net/snmp", 1 << 16))) {
+	if ((t = read_file("/proc/net/snmp", NULL))) {
 		c->have[C_UDP] = !bg_parse_snmp(t, "Udp", "SndbufErrors", &c->v[C_UDP]);
 		free(t);
 	}
-	if ((t = read_file("/proc/net/snmp6", 1 << 16))) {
+	if ((t = read_file("/proc/net/snmp6", NULL))) {
 		c->have[C_UDP6] = !bg_parse_snmp6(t, "Udp6SndbufErrors", &c->v[C_UDP6]);
 		free(t);
 	}
 	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/tx_dropped", dev);
-	if ((t = read_file(path, 64))) {
+	if ((t = read_file(path, NULL))) {
 		char *end;
 
 		c->v[C_TXD] = strtoll(t, &end, 10);
@@ -149,7 +126,7 @@ static void counters_read(const char *dev, struct counters *c)
 	}
 	for (int i = 0; i < 4; i++)
 		if (!c->have[i] && i != C_UDP6)
-			fprintf(stderr, "%s: warning: cannot read %s\n", PROG, counter_key[i]);
+			pr_warn("warning: cannot read %s", counter_key[i]);
 }
 
 static void counters_put(struct json_object *o, const struct counters *a,
@@ -168,7 +145,7 @@ struct out {
 
 static void out_begin(struct out *out)
 {
-	char *cs = read_file(CLOCKSOURCE, 64);
+	char *cs = read_file(CLOCKSOURCE, NULL);
 
 	out->o = json_object_new_object();
 	json_object_object_add(out->o, "tool", json_object_new_string(PROG));
@@ -189,14 +166,14 @@ static int out_write(struct out *out)
 	int bad;
 
 	if (!f) {
-		fprintf(stderr, "%s: cannot write %s: %m\n", PROG, out->json_path);
+		pr_warn("cannot write %s: %s", out->json_path, errno_text(errno));
 		return -1;
 	}
 	fputs(s, f);
 	fputc('\n', f);
 	bad = ferror(f);
 	if (fclose(f) || bad) {
-		fprintf(stderr, "%s: cannot write %s: %m\n", PROG, out->json_path);
+		pr_warn("cannot write %s: %s", out->json_path, errno_text(errno));
 		return -1;
 	}
 	return 0;
@@ -211,7 +188,7 @@ static int out_fail(struct out *out, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s %s: %s\n", PROG, cur_cmd, msg);
+	pr_warn("%s", msg);
 	if (!out->o)
 		out_begin(out);
 	json_object_object_add(out->o, "ok", json_object_new_boolean(0));
@@ -346,13 +323,6 @@ static void *lat_drain(void *arg)
 	return NULL;
 }
 
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level != LIBBPF_WARN)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
 /* Ring buffer: room for every record of the run, 1..16 MiB, a power of two. */
 static __u32 rb_size(uint64_t count)
 {
@@ -370,11 +340,11 @@ static int lat_start(struct out *out, struct lat *l, uint64_t count, __u16 port,
 	char msg[256];
 	int err;
 
-	libbpf_set_print(libbpf_quiet);
+	log_route_libbpf();	/* at LOG_INFO: libbpf's warnings only */
 	l->drain_ns = drain_ms * 1000000ull;
 	l->skel = bpfwire_bench_xmit__open();
 	if (!l->skel)
-		return out_fail(out, "cannot open the latency probe: %s", strerror(errno));
+		return out_fail(out, "cannot open the latency probe: %s", errno_text(errno));
 	l->skel->rodata->port = port;
 	l->skel->rodata->ifindex = if_nametoindex(out->dev);
 	bpf_map__set_max_entries(l->skel->maps.recs, rb_size(count));
@@ -384,21 +354,21 @@ static int lat_start(struct out *out, struct lat *l, uint64_t count, __u16 port,
 	if (err) {
 		snprintf(msg, sizeof(msg), "cannot load the latency probe on %s: %s "
 			 "(is %s the NIC driver's transmit function? see --xmit-func)",
-			 func, strerror(-err), func);
+			 func, errno_text(-err), func);
 		return out_fail(out, "%s", msg);
 	}
 	err = bpfwire_bench_xmit__attach(l->skel);
 	if (err)
-		return out_fail(out, "cannot attach fentry/%s: %s", func, strerror(-err));
+		return out_fail(out, "cannot attach fentry/%s: %s", func, errno_text(-err));
 	l->rb = ring_buffer__new(bpf_map__fd(l->skel->maps.recs), lat_record, l, NULL);
 	if (!l->rb)
-		return out_fail(out, "ring_buffer__new: %s", strerror(errno));
+		return out_fail(out, "ring_buffer__new: %s", errno_text(errno));
 	l->last_ns = now_ns();
 	err = pthread_create(&l->thr, NULL, lat_drain, l);
 	if (err) {
 		ring_buffer__free(l->rb);
 		l->rb = NULL;
-		return out_fail(out, "pthread_create: %s", strerror(err));
+		return out_fail(out, "pthread_create: %s", errno_text(err));
 	}
 	return 0;
 }
@@ -559,7 +529,7 @@ static int cmd_opens(int argc, char **argv)
 
 	/* access(), not open(): an open here would be one event too many. */
 	if (access(path, R_OK))
-		return out_fail(&out, "cannot open %s: %s (create it first)", path, strerror(errno));
+		return out_fail(&out, "cannot open %s: %s (create it first)", path, errno_text(errno));
 	out_begin(&out);
 	if (latency && (ret = lat_start(&out, &l, count, port, func, drain_ms))) {
 		lat_free(&l);
@@ -670,7 +640,7 @@ static int cmd_cost(int argc, char **argv)
 	if (opt_common(&out))
 		return 2;
 	if (access(path, R_OK))
-		return out_fail(&out, "cannot open %s: %s (create it first)", path, strerror(errno));
+		return out_fail(&out, "cannot open %s: %s (create it first)", path, errno_text(errno));
 
 	per = calloc(repeats, sizeof(*per));
 	sorted = calloc(repeats, sizeof(*sorted));
@@ -762,7 +732,14 @@ static void sendto_usage(FILE *f)
 
 #define ERRNO_MAX 4096
 
-static int cmd_sendto(int argc, char **argv)
+struct sendto_args {
+	const char *dst_text;
+	struct bpfwire_addr dst;
+	uint64_t count, len, sender_id, rate;
+};
+
+/* -1: go on; else the exit status (0 after --help, 2 usage error). */
+static int sendto_parse(int argc, char **argv, struct out *out, struct sendto_args *a)
 {
 	static const struct option lo[] = {
 		{ "dst", required_argument, 0, 'D' },
@@ -775,81 +752,98 @@ static int cmd_sendto(int argc, char **argv)
 		{ "help", no_argument, 0, 'h' },
 		{ 0 }
 	};
-	struct out out = { .dev = "eth0" };
-	const char *dst_text = NULL;
-	uint64_t count = 0, len = 80, sender_id = 1, rate = 0;
-	uint64_t t0, elapsed, sent = 0, failed = 0, late = 0;
-	static uint64_t errs[ERRNO_MAX + 1];
-	__u8 buf[BPFWIRE_MAX_DATAGRAM];
-	struct counters before, after;
-	struct json_object *eo;
-	struct bpfwire_addr dst;
-	struct sockaddr_storage ss = { 0 };
-	socklen_t sl;
 	char err[256];
-	int c, fd;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'D': dst_text = optarg; break;
-		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &count)) return 2; break;
+		case 'D': a->dst_text = optarg; break;
+		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &a->count)) return 2; break;
 		case 'l':
-			if (opt_uint("--len", optarg, BPFWIRE_HDR_LEN, BPFWIRE_MAX_DATAGRAM, &len))
+			if (opt_uint("--len", optarg, BPFWIRE_HDR_LEN, BPFWIRE_MAX_DATAGRAM, &a->len))
 				return 2;
 			break;
-		case 's': if (opt_uint("--sender-id", optarg, 0, UINT32_MAX, &sender_id)) return 2; break;
-		case 'r': if (opt_uint("--rate", optarg, 1, 100000000, &rate)) return 2; break;
-		case 'd': out.dev = optarg; break;
-		case 'j': out.json_path = optarg; break;
+		case 's':
+			if (opt_uint("--sender-id", optarg, 0, UINT32_MAX, &a->sender_id))
+				return 2;
+			break;
+		case 'r': if (opt_uint("--rate", optarg, 1, 100000000, &a->rate)) return 2; break;
+		case 'd': out->dev = optarg; break;
+		case 'j': out->json_path = optarg; break;
 		case 'h': sendto_usage(stdout); return 0;
 		default: return usage_error("bad option");
 		}
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	if (!dst_text)
+	if (!a->dst_text)
 		return usage_error("missing --dst ADDR:PORT");
-	if (bpfwire_parse_addr(dst_text, 1, &dst, err, sizeof(err)))
+	if (bpfwire_parse_addr(a->dst_text, 1, &a->dst, err, sizeof(err)))
 		return usage_error("%s", err);
-	if (!count)
+	if (!a->count)
 		return usage_error("missing --count N");
-	if (opt_common(&out))
+	if (opt_common(out))
 		return 2;
+	return -1;
+}
 
-	if (dst.family == AF_INET) {
-		struct sockaddr_in *s4 = (void *)&ss;
+/* dst as a sockaddr for connect(); its length. */
+static socklen_t fill_sockaddr(const struct bpfwire_addr *dst, struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (dst->family == AF_INET) {
+		struct sockaddr_in *s4 = (void *)ss;
 
 		s4->sin_family = AF_INET;
-		s4->sin_port = htons(dst.port);
-		memcpy(&s4->sin_addr, dst.addr, 4);
-		sl = sizeof(*s4);
+		s4->sin_port = htons(dst->port);
+		memcpy(&s4->sin_addr, dst->addr, 4);
+		return sizeof(*s4);
 	} else {
-		struct sockaddr_in6 *s6 = (void *)&ss;
+		struct sockaddr_in6 *s6 = (void *)ss;
 
 		s6->sin6_family = AF_INET6;
-		s6->sin6_port = htons(dst.port);
-		memcpy(&s6->sin6_addr, dst.addr, 16);
-		s6->sin6_scope_id = dst.scope_id;
-		sl = sizeof(*s6);
+		s6->sin6_port = htons(dst->port);
+		memcpy(&s6->sin6_addr, dst->addr, 16);
+		s6->sin6_scope_id = dst->scope_id;
+		return sizeof(*s6);
 	}
-	fd = socket(dst.family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+}
+
+static int cmd_sendto(int argc, char **argv)
+{
+	struct out out = { .dev = "eth0" };
+	struct sendto_args a = { .len = 80, .sender_id = 1 };
+	uint64_t t0, elapsed, sent = 0, failed = 0, late = 0;
+	static uint64_t errs[ERRNO_MAX + 1];
+	__u8 buf[BPFWIRE_MAX_DATAGRAM];
+	struct counters before, after;
+	struct sockaddr_storage ss;
+	struct json_object *eo;
+	socklen_t sl;
+	int fd, rc;
+
+	rc = sendto_parse(argc, argv, &out, &a);
+	if (rc >= 0)
+		return rc;
+	sl = fill_sockaddr(&a.dst, &ss);
+	fd = socket(a.dst.family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return out_fail(&out, "socket: %s", strerror(errno));
+		return out_fail(&out, "socket: %s", errno_text(errno));
 	if (connect(fd, (struct sockaddr *)&ss, sl)) {
 		int e = errno;
 
 		close(fd);
-		return out_fail(&out, "connect %s: %s", dst_text, strerror(e));
+		return out_fail(&out, "connect %s: %s", a.dst_text, errno_text(e));
 	}
 
 	out_begin(&out);
 	counters_read(out.dev, &before);
 	t0 = now_ns();
-	for (uint64_t seq = 1; seq <= count; seq++) {
-		if (rate)
-			late += pace(t0, seq - 1, rate);
-		bg_build_test_datagram(buf, len, sender_id, seq, now_ns());
-		if (send(fd, buf, len, 0) == (ssize_t)len) {
+	for (uint64_t seq = 1; seq <= a.count; seq++) {
+		if (a.rate)
+			late += pace(t0, seq - 1, a.rate);
+		bg_build_test_datagram(buf, a.len, a.sender_id, seq, now_ns());
+		if (send(fd, buf, a.len, 0) == (ssize_t)a.len) {
 			sent++;
 		} else {
 			/* Like the senders: a failed send has used up its seq. */
@@ -864,23 +858,24 @@ static int cmd_sendto(int argc, char **argv)
 	eo = json_object_new_object();
 	for (int e = 1; e <= ERRNO_MAX; e++)
 		if (errs[e])
-			json_object_object_add(eo, e == ERRNO_MAX ? "other" : bpfwire_errno_name(e),
+			json_object_object_add(eo, e == ERRNO_MAX ? "other" : errno_name(e),
 					       json_object_new_int64(errs[e]));
-	json_object_object_add(out.o, "dst", json_object_new_string(dst_text));
-	json_object_object_add(out.o, "len", json_object_new_int64(len));
-	json_object_object_add(out.o, "sender_id", json_object_new_int64(sender_id));
-	json_object_object_add(out.o, "count", json_object_new_int64(count));
+	json_object_object_add(out.o, "dst", json_object_new_string(a.dst_text));
+	json_object_object_add(out.o, "len", json_object_new_int64(a.len));
+	json_object_object_add(out.o, "sender_id", json_object_new_int64(a.sender_id));
+	json_object_object_add(out.o, "count", json_object_new_int64(a.count));
 	json_object_object_add(out.o, "sent", json_object_new_int64(sent));
 	json_object_object_add(out.o, "failed", json_object_new_int64(failed));
 	json_object_object_add(out.o, "errors", eo);
-	json_object_object_add(out.o, "rate_target", rate ? json_object_new_int64(rate) : NULL);
+	json_object_object_add(out.o, "rate_target", a.rate ? json_object_new_int64(a.rate) : NULL);
 	json_object_object_add(out.o, "late", json_object_new_int64(late));
 	json_object_object_add(out.o, "elapsed_ns", json_object_new_int64(elapsed));
 	json_object_object_add(out.o, "rate_offered",
-			       json_object_new_double(count * 1e9 / elapsed));
+			       json_object_new_double(a.count * 1e9 / elapsed));
 	counters_put(out.o, &before, &after);
 	printf("sendto: %" PRIu64 " of %" PRIu64 " sent to %s in %.3f s, %.0f/s, %" PRIu64
-	       " failed\n", sent, count, dst_text, elapsed / 1e9, count * 1e9 / elapsed, failed);
+	       " failed\n", sent, a.count, a.dst_text, elapsed / 1e9, a.count * 1e9 / elapsed,
+	       failed);
 	return out_done(&out);
 }
 
@@ -937,7 +932,7 @@ static int pg_fail(struct out *out, const char *file, const char *what, int err)
 	char path[128], *t, res[160] = "";
 
 	snprintf(path, sizeof(path), PKTGEN_DIR "/%s", file);
-	t = read_file(path, 1 << 14);
+	t = read_file(path, NULL);
 	if (t) {
 		char *r = strstr(t, "Result: ");
 
@@ -946,10 +941,18 @@ static int pg_fail(struct out *out, const char *file, const char *what, int err)
 		free(t);
 	}
 	pg_write("kpktgend_0", "rem_device_all");
-	return out_fail(out, "pktgen: '%s' on %s: %s%s", what, path, strerror(-err), res);
+	return out_fail(out, "pktgen: '%s' on %s: %s%s", what, path, errno_text(-err), res);
 }
 
-static int cmd_pktgen(int argc, char **argv)
+struct pktgen_args {
+	const char *dst_text, *mac_text;
+	struct bpfwire_addr dst;
+	uint64_t port, count, len, burst, delay;
+	__u8 mac[6];
+};
+
+/* -1: go on; else the exit status (0 after --help, 2 usage error). */
+static int pktgen_parse(int argc, char **argv, struct out *out, struct pktgen_args *a)
 {
 	static const struct option lo[] = {
 		{ "dev", required_argument, 0, 'd' },
@@ -964,106 +967,110 @@ static int cmd_pktgen(int argc, char **argv)
 		{ "help", no_argument, 0, 'h' },
 		{ 0 }
 	};
-	struct out out = { .dev = NULL };
-	const char *dst_text = NULL, *mac_text = NULL;
-	uint64_t port = 0, count = 0, len = 80, burst = 64, delay = 0, t0, wall;
-	struct counters before, after;
-	struct bg_pktgen_result res;
-	struct bpfwire_addr dst;
-	struct route_info ri;
-	char err[256], addr[INET6_ADDRSTRLEN], src[INET6_ADDRSTRLEN] = "", macs[18];
-	char devfile[IF_NAMESIZE], cmd[160], *t;
-	__u8 mac[6];
-	int c, ifindex, r, v6, pkt_size;
+	char err[256];
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'd': out.dev = optarg; break;
-		case 'D': dst_text = optarg; break;
-		case 'm': mac_text = optarg; break;
-		case 'P': if (opt_uint("--port", optarg, 1, 65535, &port)) return 2; break;
-		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &count)) return 2; break;
+		case 'd': out->dev = optarg; break;
+		case 'D': a->dst_text = optarg; break;
+		case 'm': a->mac_text = optarg; break;
+		case 'P': if (opt_uint("--port", optarg, 1, 65535, &a->port)) return 2; break;
+		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &a->count)) return 2; break;
 		case 'l':
 			/* pktgen pads a shorter payload to its own 16-byte header */
-			if (opt_uint("--len", optarg, 16, 1472, &len))
+			if (opt_uint("--len", optarg, 16, 1472, &a->len))
 				return 2;
 			break;
-		case 'b': if (opt_uint("--burst", optarg, 1, 1024, &burst)) return 2; break;
-		case 'w': if (opt_uint("--delay", optarg, 0, 1000000000, &delay)) return 2; break;
-		case 'j': out.json_path = optarg; break;
+		case 'b': if (opt_uint("--burst", optarg, 1, 1024, &a->burst)) return 2; break;
+		case 'w': if (opt_uint("--delay", optarg, 0, 1000000000, &a->delay)) return 2; break;
+		case 'j': out->json_path = optarg; break;
 		case 'h': pktgen_usage(stdout); return 0;
 		default: return usage_error("bad option");
 		}
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	if (!out.dev)
+	if (!out->dev)
 		return usage_error("missing --dev IF");
-	if (!dst_text)
+	if (!a->dst_text)
 		return usage_error("missing --dst ADDR");
-	if (bpfwire_parse_addr(dst_text, 0, &dst, err, sizeof(err)))
+	if (bpfwire_parse_addr(a->dst_text, 0, &a->dst, err, sizeof(err)))
 		return usage_error("%s", err);
-	if (dst.port)
+	if (a->dst.port)
 		return usage_error("--dst takes no port: give it with --port");
-	if (dst.scope_id)
-		return usage_error("pktgen cannot send to link-local %s", dst_text);
-	if (!mac_text)
+	if (a->dst.scope_id)
+		return usage_error("pktgen cannot send to link-local %s", a->dst_text);
+	if (!a->mac_text)
 		return usage_error("missing --dst-mac MAC|auto");
-	if (strcmp(mac_text, "auto") && bpfwire_parse_mac(mac_text, mac))
-		return usage_error("bad --dst-mac '%s': write aa:bb:cc:dd:ee:ff or auto", mac_text);
-	if (!port)
+	if (strcmp(a->mac_text, "auto") && bpfwire_parse_mac(a->mac_text, a->mac))
+		return usage_error("bad --dst-mac '%s': write aa:bb:cc:dd:ee:ff or auto",
+				   a->mac_text);
+	if (!a->port)
 		return usage_error("missing --port P");
-	if (!count)
+	if (!a->count)
 		return usage_error("missing --count N");
-	if (opt_common(&out))
+	if (opt_common(out))
 		return 2;
-	ifindex = if_nametoindex(out.dev);
-	snprintf(devfile, sizeof(devfile), "%s", out.dev);
-	v6 = dst.family == AF_INET6;
-	inet_ntop(dst.family, dst.addr, addr, sizeof(addr));
+	return -1;
+}
 
-	if (access(PKTGEN_DIR "/pgctrl", W_OK))
-		return out_fail(&out, "no %s/pgctrl: %s (CONFIG_NET_PKTGEN)", PKTGEN_DIR,
-				strerror(errno));
-	/* The route gives the source address, and the gateway when there is one. */
-	r = route_get(dst.family, dst.addr, ifindex, &ri);
+/*
+ * The route gives the source address (src, "" when none), and the gateway
+ * when there is one; --dst-mac auto resolves the next hop's MAC into a->mac.
+ * 0, or out_fail's exit status.
+ */
+static int pktgen_route(struct out *out, struct pktgen_args *a, int ifindex,
+			const char *addr, char src[INET6_ADDRSTRLEN])
+{
+	struct route_info ri;
+	int r = route_get(a->dst.family, a->dst.addr, ifindex, &ri);
+
 	if (r)
-		return out_fail(&out, "no route to %s on %s: %s", addr, out.dev, strerror(-r));
+		return out_fail(out, "no route to %s on %s: %s", addr, out->dev, errno_text(-r));
 	if (ri.have_src)
-		inet_ntop(dst.family, ri.src, src, sizeof(src));
-	if (!strcmp(mac_text, "auto")) {
-		const __u8 *nh = ri.have_gw ? ri.gw : dst.addr;
+		inet_ntop(a->dst.family, ri.src, src, INET6_ADDRSTRLEN);
+	if (!strcmp(a->mac_text, "auto")) {
+		const __u8 *nh = ri.have_gw ? ri.gw : a->dst.addr;
 		char nhs[INET6_ADDRSTRLEN];
 
-		inet_ntop(dst.family, nh, nhs, sizeof(nhs));
-		r = neigh_resolve(dst.family, nh, ifindex, mac, 3000);
+		inet_ntop(a->dst.family, nh, nhs, sizeof(nhs));
+		r = neigh_resolve(a->dst.family, nh, ifindex, a->mac, 3000);
 		if (r)
-			return out_fail(&out, "cannot resolve the MAC of %s%s on %s: %s; "
+			return out_fail(out, "cannot resolve the MAC of %s%s on %s: %s; "
 					"pass --dst-mac", nhs, ri.have_gw ? " (gateway)" : "",
-					out.dev, r == -ENOENT ? "no neighbour answered within 3 s" :
-					strerror(-r));
+					out->dev, r == -ENOENT ? "no neighbour answered within 3 s" :
+					errno_text(-r));
 	}
-	bpfwire_fmt_mac(mac, macs, sizeof(macs));
+	return 0;
+}
+
+/* Hands dev to kpktgend_0 and configures it; 0, or pg_fail's exit status. */
+static int pktgen_setup(struct out *out, const struct pktgen_args *a, const char *dev,
+			const char *addr, const char *src, const char *macs)
+{
+	int v6 = a->dst.family == AF_INET6, r;
 	/* pkt_size is the frame without FCS: Ethernet + IP + UDP + payload. */
-	pkt_size = 14 + (v6 ? 40 : 20) + 8 + len;
+	int pkt_size = 14 + (v6 ? 40 : 20) + 8 + (int)a->len;
+	char cmd[160];
 
 	r = pg_write("kpktgend_0", "rem_device_all");
 	if (r)
-		return pg_fail(&out, "kpktgend_0", "rem_device_all", r);
-	r = pg_write("kpktgend_0", "add_device %s", devfile);
+		return pg_fail(out, "kpktgend_0", "rem_device_all", r);
+	r = pg_write("kpktgend_0", "add_device %s", dev);
 	if (r)
-		return pg_fail(&out, "kpktgend_0", "add_device", r);
+		return pg_fail(out, "kpktgend_0", "add_device", r);
 #define PG(...) do {							\
 		snprintf(cmd, sizeof(cmd), __VA_ARGS__);		\
-		r = pg_write(devfile, "%s", cmd);			\
+		r = pg_write(dev, "%s", cmd);				\
 		if (r)							\
-			return pg_fail(&out, devfile, cmd, r);		\
+			return pg_fail(out, dev, cmd, r);		\
 	} while (0)
-	PG("count %" PRIu64, count);
+	PG("count %" PRIu64, a->count);
 	PG("clone_skb 0");
 	PG("pkt_size %d", pkt_size);
-	PG("burst %" PRIu64, burst);
-	PG("delay %" PRIu64, delay);
+	PG("burst %" PRIu64, a->burst);
+	PG("delay %" PRIu64, a->delay);
 	PG("%s %s", v6 ? "dst6" : "dst", addr);
 	if (*src && v6) {
 		PG("src6 %s", src);
@@ -1072,14 +1079,65 @@ static int cmd_pktgen(int argc, char **argv)
 		PG("src_max %s", src);
 	}
 	PG("dst_mac %s", macs);
-	PG("udp_dst_min %" PRIu64, port);
-	PG("udp_dst_max %" PRIu64, port);
+	PG("udp_dst_min %" PRIu64, a->port);
+	PG("udp_dst_max %" PRIu64, a->port);
 	PG("udp_src_min 9");
 	PG("udp_src_max 9");
 	/* A zero UDP checksum is illegal over IPv6: have pktgen fill it. */
 	if (v6)
 		PG("flag UDPCSUM");
 #undef PG
+	return 0;
+}
+
+static void pktgen_put(struct out *out, const struct pktgen_args *a, const char *addr,
+		       const char *macs, const char *src, const struct bg_pktgen_result *res,
+		       uint64_t wall)
+{
+	json_object_object_add(out->o, "dst", json_object_new_string(addr));
+	json_object_object_add(out->o, "dst_mac", json_object_new_string(macs));
+	json_object_object_add(out->o, "src", *src ? json_object_new_string(src) : NULL);
+	json_object_object_add(out->o, "port", json_object_new_int64(a->port));
+	json_object_object_add(out->o, "len", json_object_new_int64(a->len));
+	json_object_object_add(out->o, "pkt_size", json_object_new_int64(res->pkt_size));
+	json_object_object_add(out->o, "burst", json_object_new_int64(a->burst));
+	json_object_object_add(out->o, "delay_ns", json_object_new_int64(a->delay));
+	json_object_object_add(out->o, "count", json_object_new_int64(a->count));
+	json_object_object_add(out->o, "sent", json_object_new_int64(res->sofar));
+	json_object_object_add(out->o, "elapsed_ns", json_object_new_int64(res->usec * 1000));
+	json_object_object_add(out->o, "wall_ns", json_object_new_int64(wall));
+	json_object_object_add(out->o, "rate_offered", json_object_new_int64(res->pps));
+	json_object_object_add(out->o, "errors", json_object_new_int64(res->errors));
+}
+
+static int cmd_pktgen(int argc, char **argv)
+{
+	struct out out = { .dev = NULL };
+	struct pktgen_args a = { .len = 80, .burst = 64 };
+	uint64_t t0, wall;
+	struct counters before, after;
+	struct bg_pktgen_result res;
+	char addr[INET6_ADDRSTRLEN], src[INET6_ADDRSTRLEN] = "", macs[18];
+	char devfile[IF_NAMESIZE], path[128], *t;
+	int ifindex, r;
+
+	r = pktgen_parse(argc, argv, &out, &a);
+	if (r >= 0)
+		return r;
+	ifindex = if_nametoindex(out.dev);
+	snprintf(devfile, sizeof(devfile), "%s", out.dev);
+	inet_ntop(a.dst.family, a.dst.addr, addr, sizeof(addr));
+
+	if (access(PKTGEN_DIR "/pgctrl", W_OK))
+		return out_fail(&out, "no %s/pgctrl: %s (CONFIG_NET_PKTGEN)", PKTGEN_DIR,
+				errno_text(errno));
+	r = pktgen_route(&out, &a, ifindex, addr, src);
+	if (r)
+		return r;
+	bpfwire_fmt_mac(a.mac, macs, sizeof(macs));
+	r = pktgen_setup(&out, &a, devfile, addr, src, macs);
+	if (r)
+		return r;
 
 	out_begin(&out);
 	counters_read(out.dev, &before);
@@ -1090,11 +1148,11 @@ static int cmd_pktgen(int argc, char **argv)
 	if (r)
 		return pg_fail(&out, "pgctrl", "start", r);
 
-	snprintf(cmd, sizeof(cmd), PKTGEN_DIR "/%s", devfile);
-	t = read_file(cmd, 1 << 14);
+	snprintf(path, sizeof(path), PKTGEN_DIR "/%s", devfile);
+	t = read_file(path, NULL);
 	pg_write("kpktgend_0", "rem_device_all");
 	if (!t)
-		return out_fail(&out, "cannot read %s/%s: %s", PKTGEN_DIR, devfile, strerror(errno));
+		return out_fail(&out, "cannot read %s/%s: %s", PKTGEN_DIR, devfile, errno_text(errno));
 	r = bg_parse_pktgen(t, &res);
 	free(t);
 	if (r)
@@ -1104,23 +1162,10 @@ static int cmd_pktgen(int argc, char **argv)
 	if (!res.ok)
 		return out_fail(&out, "pktgen did not run: Result: %s", res.line);
 
-	json_object_object_add(out.o, "dst", json_object_new_string(addr));
-	json_object_object_add(out.o, "dst_mac", json_object_new_string(macs));
-	json_object_object_add(out.o, "src", *src ? json_object_new_string(src) : NULL);
-	json_object_object_add(out.o, "port", json_object_new_int64(port));
-	json_object_object_add(out.o, "len", json_object_new_int64(len));
-	json_object_object_add(out.o, "pkt_size", json_object_new_int64(res.pkt_size));
-	json_object_object_add(out.o, "burst", json_object_new_int64(burst));
-	json_object_object_add(out.o, "delay_ns", json_object_new_int64(delay));
-	json_object_object_add(out.o, "count", json_object_new_int64(count));
-	json_object_object_add(out.o, "sent", json_object_new_int64(res.sofar));
-	json_object_object_add(out.o, "elapsed_ns", json_object_new_int64(res.usec * 1000));
-	json_object_object_add(out.o, "wall_ns", json_object_new_int64(wall));
-	json_object_object_add(out.o, "rate_offered", json_object_new_int64(res.pps));
-	json_object_object_add(out.o, "errors", json_object_new_int64(res.errors));
+	pktgen_put(&out, &a, addr, macs, src, &res, wall);
 	counters_put(out.o, &before, &after);
 	printf("pktgen: %" PRIu64 " of %" PRIu64 " sent to %s (%s) in %.3f s, %" PRIu64
-	       " pps, %" PRIu64 " errors\n", res.sofar, count, addr, macs, res.usec / 1e6,
+	       " pps, %" PRIu64 " errors\n", res.sofar, a.count, addr, macs, res.usec / 1e6,
 	       res.pps, res.errors);
 	return out_done(&out);
 }
@@ -1155,6 +1200,7 @@ int main(int argc, char **argv)
 		{ "pktgen", cmd_pktgen }, { "cost", cmd_cost },
 	};
 
+	log_init(log_prog, LOG_INFO);
 	/* 10 significant digits: ns and rates, without %.17g's noise. */
 	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
 	if (argc < 2) {
@@ -1168,11 +1214,12 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		if (!strcmp(argv[1], cmds[i].name)) {
 			cur_cmd = cmds[i].name;
+			snprintf(log_prog, sizeof(log_prog), "%s %s", PROG, cur_cmd);
 			setvbuf(stdout, NULL, _IOLBF, 0);
 			return cmds[i].fn(argc - 1, argv + 1);
 		}
 	}
-	fprintf(stderr, "%s: unknown subcommand '%s'\n", PROG, argv[1]);
+	pr_warn("unknown subcommand '%s'", argv[1]);
 	usage(stderr);
 	return 2;
 }
