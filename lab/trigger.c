@@ -16,19 +16,12 @@
 #include <unistd.h>
 
 #include "errnames.h"
+#include "timeutil.h"
 
 static const char usage[] =
 "usage: bpfwire-trigger (--open PATH | --exec PATH) [--count N] [--interval-ms MS]\n"
 "Open (read-only) or execute PATH N times (default 1), MS apart (default 0),\n"
 "then print how many succeeded and how long it took. Exit 1 if any failed.\n";
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int parse_long(const char *s, long min, long max, long *out)
 {
@@ -89,7 +82,7 @@ int main(int argc, char **argv)
 	if (!path || optind != argc)
 		goto bad;
 
-	t0 = next = now();
+	t0 = next = now_s();
 	for (long i = 0; i < count; i++) {
 		int r;
 
@@ -107,7 +100,7 @@ int main(int argc, char **argv)
 				path, errno_str(errno));
 		next += interval / 1000.0;
 		if (interval && i + 1 < count) {
-			double d = next - now();
+			double d = next - now_s();
 
 			if (d > 0) {
 				struct timespec ts = { (time_t)d, (long)((d - (time_t)d) * 1e9) };
@@ -117,7 +110,7 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("bpfwire-trigger: %ld of %ld %s of %s in %.2f s\n", done, count,
-	       exec_mode ? "execs" : "opens", path, now() - t0);
+	       exec_mode ? "execs" : "opens", path, now_s() - t0);
 	return done == count ? 0 : 1;
 bad:
 	fputs(usage, stderr);
