@@ -13,7 +13,6 @@
 #include <getopt.h>
 #include <net/if.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,35 +21,13 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
+#include "errnames.h"
+#include "libbpf_log.h"
+#include "log.h"
 #include "probes.h"
 #include "trace.skel.h"
 
-static int verbose;
 static volatile sig_atomic_t stop;
-
-#define pr_warn(...) logf_(0, __VA_ARGS__)
-#define pr_info(...) logf_(1, __VA_ARGS__)
-#define pr_debug(...) logf_(2, __VA_ARGS__)
-
-static void logf_(int level, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (level > verbose)
-		return;
-	va_start(ap, fmt);
-	fputs("bpfwire-trace: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	/* libbpf one level down: its warnings only with -v. */
-	if ((level == LIBBPF_WARN && verbose < 1) || (level != LIBBPF_WARN && verbose < 2))
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
 
 static void on_signal(int sig)
 {
@@ -150,14 +127,15 @@ static void touch(const char *path)
 	if (f)
 		fclose(f);
 	else
-		pr_warn("couldn't create ready file %s: %s (%d)\n", path, strerror(errno), -errno);
+		pr_warn("couldn't create ready file %s: %s", path, errno_str(errno));
 }
 
 static const char usage[] =
 "usage: bpfwire-trace record --out FILE [--ready-file FILE] [-v]\n"
 "Trace every bpfwire datagram through the sender's stack until SIGINT.\n";
 
-int main(int argc, char **argv)
+/* -1 to go on, else the exit code. Each -v is one log level more. */
+static int parse_args(int argc, char **argv, const char **out_path, const char **ready)
 {
 	static const struct option opts[] = {
 		{ "out", required_argument, NULL, 'o' },
@@ -166,97 +144,108 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *out_path = NULL, *ready = NULL;
-	struct ctx c = { .reason_type = -1 };
-	struct bpfwire_trace *skel = NULL;
-	struct ring_buffer *rb = NULL;
-	struct btf *btf = NULL;
-	struct bpf_program *prog;
-	struct bpf_link *links[TR_NPROBES * 2];
-	int nlinks = 0;
-	json_object *meta = NULL, *probes, *end;
-	struct timespec mono, real;
-	int opt, err, ret = 1;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "o:r:vh", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'o': out_path = optarg; break;
-		case 'r': ready = optarg; break;
-		case 'v': verbose++; break;
+		case 'o': *out_path = optarg; break;
+		case 'r': *ready = optarg; break;
+		case 'v':
+			if (log_level < LOG_TRACE)
+				log_level++;
+			break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return 2;
 		}
 	}
-	if (optind >= argc || strcmp(argv[optind], "record") || !out_path) {
+	if (optind >= argc || strcmp(argv[optind], "record") || !*out_path) {
 		fputs(usage, stderr);
 		return 2;
 	}
-	libbpf_set_print(libbpf_print);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	return -1;
+}
 
-	btf = btf__load_vmlinux_btf();
-	if (!btf) {
-		pr_warn("couldn't load this kernel's BTF: %s (%d)\n", strerror(errno), -errno);
-		goto out;
+struct tracer {
+	struct bpfwire_trace *skel;
+	struct btf *btf;
+	struct bpf_link *links[TR_NPROBES * 2];
+	int nlinks;
+};
+
+/* BTF, then the programs whose function this kernel has, loaded. */
+static int open_tracer(struct tracer *t, struct ctx *c)
+{
+	struct bpf_program *prog;
+	int err;
+
+	t->btf = btf__load_vmlinux_btf();
+	if (!t->btf) {
+		pr_warn("couldn't load this kernel's BTF: %s", errno_str(errno));
+		return -1;
 	}
-	c.vmlinux = btf;
-	c.reason_type = btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM);
+	c->vmlinux = t->btf;
+	c->reason_type = btf__find_by_name_kind(t->btf, "skb_drop_reason", BTF_KIND_ENUM);
 
-	skel = bpfwire_trace__open();
-	if (!skel) {
-		pr_warn("couldn't open the tracer: %s (%d)\n", strerror(errno), -errno);
-		goto out;
+	t->skel = bpfwire_trace__open();
+	if (!t->skel) {
+		pr_warn("couldn't open the tracer: %s", errno_str(errno));
+		return -1;
 	}
 	/* A function this kernel lacks (or inlined away) is skipped, not fatal. */
-	meta = json_object_new_object();
-	probes = json_object_new_array();
-	bpf_object__for_each_program(prog, skel->obj) {
+	bpf_object__for_each_program(prog, t->skel->obj) {
 		const char *target;
 
-		if (!target_exists(btf, bpf_program__section_name(prog), &target)) {
+		if (!target_exists(t->btf, bpf_program__section_name(prog), &target)) {
 			bpf_program__set_autoload(prog, false);
-			pr_info("%s: not in this kernel's BTF, skipped\n", bpf_program__section_name(prog));
+			pr_info("%s: not in this kernel's BTF, skipped", bpf_program__section_name(prog));
 		}
 	}
-	err = bpfwire_trace__load(skel);
+	err = bpfwire_trace__load(t->skel);
 	if (err) {
-		pr_warn("couldn't load the tracer: %s (%d); -v shows the verifier\n", strerror(-err), err);
-		goto out;
+		pr_warn("couldn't load the tracer: %s; -v shows the verifier", errno_str(err));
+		return -1;
 	}
-	bpf_object__for_each_program(prog, skel->obj) {
+	return 0;
+}
+
+/* Attaches every loaded program; the meta line's "probes" says how each went. */
+static json_object *attach_all(struct tracer *t)
+{
+	json_object *probes = json_object_new_array();
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, t->skel->obj) {
 		const char *sec = bpf_program__section_name(prog), *target;
 		json_object *p = json_object_new_object();
 		struct bpf_link *l;
+		int err;
 
-		target_exists(btf, sec, &target);
+		target_exists(t->btf, sec, &target);
 		json_object_object_add(p, "program", json_object_new_string(sec));
 		if (!bpf_program__autoload(prog)) {
 			json_object_object_add(p, "attached", json_object_new_boolean(0));
 			json_object_object_add(p, "why", json_object_new_string("not in BTF"));
 		} else if (!(l = bpf_program__attach(prog))) {
 			err = -errno;
-			pr_warn("couldn't attach %s: %s (%d)\n", sec, strerror(-err), err);
+			pr_warn("couldn't attach %s: %s", sec, errno_str(err));
 			json_object_object_add(p, "attached", json_object_new_boolean(0));
 			json_object_object_add(p, "why", json_object_new_string(strerror(-err)));
 		} else {
-			if (nlinks < (int)(sizeof(links) / sizeof(links[0])))
-				links[nlinks++] = l;
+			if (t->nlinks < (int)(sizeof(t->links) / sizeof(t->links[0])))
+				t->links[t->nlinks++] = l;
 			json_object_object_add(p, "attached", json_object_new_boolean(1));
 		}
 		json_object_array_add(probes, p);
 	}
+	return probes;
+}
 
-	c.out = fopen(out_path, "w");
-	if (!c.out) {
-		pr_warn("couldn't open %s: %s (%d)\n", out_path, strerror(errno), -errno);
-		goto out;
-	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_record, &c, NULL);
-	if (!rb) {
-		pr_warn("couldn't open the ring buffer: %s (%d)\n", strerror(errno), -errno);
-		goto out;
-	}
+/* The first line: the clocks and the probes (taken over). */
+static void write_meta(FILE *out, json_object *probes)
+{
+	json_object *meta = json_object_new_object();
+	struct timespec mono, real;
+
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &real);
 	json_object_object_add(meta, "type", json_object_new_string("meta"));
@@ -265,43 +254,89 @@ int main(int argc, char **argv)
 	json_object_object_add(meta, "mono_ns", json_object_new_int64(mono.tv_sec * 1000000000LL + mono.tv_nsec));
 	json_object_object_add(meta, "realtime_ns", json_object_new_int64(real.tv_sec * 1000000000LL + real.tv_nsec));
 	json_object_object_add(meta, "probes", probes);
-	fprintf(c.out, "%s\n", json_object_to_json_string_ext(meta, JSON_C_TO_STRING_PLAIN));
-	fflush(c.out);
-	if (ready)
-		touch(ready);
-	pr_info("recording into %s\n", out_path);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(meta, JSON_C_TO_STRING_PLAIN));
+	fflush(out);
+	json_object_put(meta);
+}
+
+/* Records until SIGINT or SIGTERM, drains the ring, writes the end line. */
+static int record(struct ring_buffer *rb, struct ctx *c, const char *out_path,
+		  const struct bpfwire_trace *skel)
+{
+	json_object *end;
+	int err;
 
 	while (!stop) {
 		err = ring_buffer__poll(rb, 200);
 		if (err < 0 && err != -EINTR) {
-			pr_warn("couldn't poll the ring buffer: %s (%d)\n", strerror(-err), err);
-			goto out;
+			pr_warn("couldn't poll the ring buffer: %s", errno_str(err));
+			return -1;
 		}
-		fflush(c.out);
+		fflush(c->out);
 	}
 	ring_buffer__consume(rb);
 	end = json_object_new_object();
 	json_object_object_add(end, "type", json_object_new_string("end"));
-	json_object_object_add(end, "records", json_object_new_uint64(c.records));
+	json_object_object_add(end, "records", json_object_new_uint64(c->records));
 	json_object_object_add(end, "lost", json_object_new_uint64(skel->bss->lost));
-	fprintf(c.out, "%s\n", json_object_to_json_string_ext(end, JSON_C_TO_STRING_PLAIN));
+	fprintf(c->out, "%s\n", json_object_to_json_string_ext(end, JSON_C_TO_STRING_PLAIN));
 	json_object_put(end);
-	if (fflush(c.out)) {
-		pr_warn("couldn't write %s: %s (%d)\n", out_path, strerror(errno), -errno);
+	if (fflush(c->out)) {
+		pr_warn("couldn't write %s: %s", out_path, errno_str(errno));
+		return -1;
+	}
+	pr_info("%llu records, %llu lost", c->records, (unsigned long long)skel->bss->lost);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *out_path = NULL, *ready = NULL;
+	struct ctx c = { .reason_type = -1 };
+	struct tracer t = { 0 };
+	struct ring_buffer *rb = NULL;
+	json_object *probes = NULL;
+	int ret;
+
+	log_init("bpfwire-trace", LOG_WARN);
+	ret = parse_args(argc, argv, &out_path, &ready);
+	if (ret >= 0)
+		return ret;
+	ret = 1;
+	log_route_libbpf();
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	if (open_tracer(&t, &c))
+		goto out;
+	probes = attach_all(&t);
+	c.out = fopen(out_path, "w");
+	if (!c.out) {
+		pr_warn("couldn't open %s: %s", out_path, errno_str(errno));
 		goto out;
 	}
-	pr_info("%llu records, %llu lost\n", c.records, (unsigned long long)skel->bss->lost);
-	ret = 0;
+	rb = ring_buffer__new(bpf_map__fd(t.skel->maps.events), on_record, &c, NULL);
+	if (!rb) {
+		pr_warn("couldn't open the ring buffer: %s", errno_str(errno));
+		goto out;
+	}
+	write_meta(c.out, probes);
+	probes = NULL;
+	if (ready)
+		touch(ready);
+	pr_info("recording into %s", out_path);
+	if (!record(rb, &c, out_path, t.skel))
+		ret = 0;
 out:
 	ring_buffer__free(rb);
 	if (c.out && fclose(c.out) && !ret) {
-		pr_warn("couldn't close %s: %s (%d)\n", out_path, strerror(errno), -errno);
+		pr_warn("couldn't close %s: %s", out_path, errno_str(errno));
 		ret = 1;
 	}
-	json_object_put(meta);
-	while (nlinks > 0)
-		bpf_link__destroy(links[--nlinks]);
-	bpfwire_trace__destroy(skel);
-	btf__free(btf);
+	json_object_put(probes);
+	while (t.nlinks > 0)
+		bpf_link__destroy(t.links[--t.nlinks]);
+	bpfwire_trace__destroy(t.skel);
+	btf__free(t.btf);
 	return ret;
 }
