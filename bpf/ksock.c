@@ -24,7 +24,7 @@ int install_ksock(const struct agent_opts *o)
 	bpfwire_fmt_addr(&o->dst, o->dst.port, dst, sizeof(dst));
 	skel = bpfwire_ksock__open();
 	if (!skel) {
-		pr_warn("couldn't open the ksock sender: " ERR_FMT, ERR_ARG(-errno));
+		pr_warn("couldn't open the ksock sender: %s", errno_str(-errno));
 		return -1;
 	}
 	s.obj = skel->obj;
@@ -40,22 +40,22 @@ int install_ksock(const struct agent_opts *o)
 	if (rv) {
 		switch (skel->bss->setup_stage) {
 		case BPFWIRE_STAGE_CREATE:
-			pr_warn("couldn't create ksock (%s UDP%s): " ERR_FMT "%s",
+			pr_warn("couldn't create ksock (%s UDP%s): %s%s",
 				o->dst.family == AF_INET ? "AF_INET" : "AF_INET6",
-				o->sndbuf ? ", --sndbuf" : "", ERR_ARG(rv),
+				o->sndbuf ? ", --sndbuf" : "", errno_str(rv),
 				rv == -EPERM && o->sndbuf ?
 				" (--sndbuf needs CAP_NET_ADMIN)" : "");
 			break;
 		case BPFWIRE_STAGE_BIND:
 			bpfwire_fmt_addr(&o->bind, o->bind.port, src, sizeof(src));
-			pr_warn("couldn't bind ksock to %s: " ERR_FMT, src, ERR_ARG(rv));
+			pr_warn("couldn't bind ksock to %s: %s", src, errno_str(rv));
 			break;
 		case BPFWIRE_STAGE_CONNECT:
-			pr_warn("couldn't connect ksock to %s: " ERR_FMT, dst, ERR_ARG(rv));
+			pr_warn("couldn't connect ksock to %s: %s", dst, errno_str(rv));
 			break;
 		default:
-			pr_warn("couldn't store ksock for %s in map ksock_slot: " ERR_FMT,
-				dst, ERR_ARG(rv));
+			pr_warn("couldn't store ksock for %s in map ksock_slot: %s",
+				dst, errno_str(rv));
 		}
 		goto out;
 	}

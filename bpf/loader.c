@@ -51,8 +51,8 @@ int sender_load(struct sender *s, int (*load)(void *skel), void *skel)
 	err = load(skel);
 
 	if (err) {
-		pr_warn("couldn't load the %s sender: " ERR_FMT "%s",
-			bpfwire_via_name(s->via), ERR_ARG(err), log_level < LOG_INFO ?
+		pr_warn("couldn't load the %s sender: %s%s",
+			bpfwire_via_name(s->via), errno_str(err), log_level < LOG_INFO ?
 			"; rerun with -v for libbpf's and the verifier's log" : "");
 		return -1;
 	}
@@ -73,7 +73,7 @@ int sender_run_setup(struct sender *s, const char *name, int *retval)
 	}
 	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &ropts);
 	if (err) {
-		pr_warn("couldn't run %s: " ERR_FMT, name, ERR_ARG(-errno));
+		pr_warn("couldn't run %s: %s", name, errno_str(-errno));
 		return -1;
 	}
 	*retval = (int)ropts.retval;
@@ -94,7 +94,7 @@ int sender_write_info(struct sender *s, const struct agent_opts *o,
 	snprintf(info.bind, sizeof(info.bind), "%s", o->bind_text ? o->bind_text : "");
 	info.cfg = *cfg;
 	if (!map || bpf_map_update_elem(bpf_map__fd(map), &key, &info, 0)) {
-		pr_warn("couldn't write map info: " ERR_FMT, ERR_ARG(-errno));
+		pr_warn("couldn't write map info: %s", errno_str(-errno));
 		return -1;
 	}
 	return 0;
@@ -114,8 +114,8 @@ int sender_attach(struct sender *s, __u32 events)
 		p = bpf_object__find_program_by_name(s->obj, progs[i]);
 		s->links[i] = p ? bpf_program__attach_lsm(p) : NULL;
 		if (!s->links[i]) {
-			pr_warn("couldn't attach sender to lsm/%s: " ERR_FMT, hooks[i],
-				ERR_ARG(-errno));
+			pr_warn("couldn't attach sender to lsm/%s: %s", hooks[i],
+				errno_str(-errno));
 			return -1;
 		}
 	}
@@ -133,7 +133,7 @@ int sender_pin_dir(struct sender *s)
 		return -1;
 	}
 	if (mkdir(BPFWIRE_PIN_ROOT, 0700) && errno != EEXIST) {
-		pr_warn("couldn't create %s: " ERR_FMT, BPFWIRE_PIN_ROOT, ERR_ARG(-errno));
+		pr_warn("couldn't create %s: %s", BPFWIRE_PIN_ROOT, errno_str(-errno));
 		return -1;
 	}
 	snprintf(dir, sizeof(dir), BPFWIRE_PIN_ROOT "/%s", via);
@@ -142,7 +142,7 @@ int sender_pin_dir(struct sender *s)
 			pr_warn("a %s sender is already installed at %s: run "
 				"'bpfwire-agent unload %s' first", via, dir, via);
 		else
-			pr_warn("couldn't create %s: " ERR_FMT, dir, ERR_ARG(-errno));
+			pr_warn("couldn't create %s: %s", dir, errno_str(-errno));
 		return -1;
 	}
 	snprintf(s->dir, sizeof(s->dir), "%s", dir);
@@ -161,8 +161,8 @@ int sender_pin(struct sender *s, const char *const *maps, int pin_links)
 		snprintf(path, sizeof(path), "%s/%s", s->dir, maps[i]);
 		err = m ? bpf_map__pin(m, path) : -ENOENT;
 		if (err) {
-			pr_warn("couldn't pin map %s at %s: " ERR_FMT, maps[i], path,
-				ERR_ARG(err));
+			pr_warn("couldn't pin map %s at %s: %s", maps[i], path,
+				errno_str(err));
 			return -1;
 		}
 	}
@@ -175,13 +175,13 @@ int sender_pin(struct sender *s, const char *const *maps, int pin_links)
 		p = bpf_object__find_program_by_name(s->obj, i ? "bpfwire_open" : "bpfwire_exec");
 		err = bpf_program__pin(p, path);
 		if (err) {
-			pr_warn("couldn't pin program at %s: " ERR_FMT, path, ERR_ARG(err));
+			pr_warn("couldn't pin program at %s: %s", path, errno_str(err));
 			return -1;
 		}
 		snprintf(path, sizeof(path), "%s/link_%s", s->dir, names[i]);
 		err = bpf_link__pin(s->links[i], path);
 		if (err) {
-			pr_warn("couldn't pin link at %s: " ERR_FMT, path, ERR_ARG(err));
+			pr_warn("couldn't pin link at %s: %s", path, errno_str(err));
 			return -1;
 		}
 	}
@@ -203,13 +203,13 @@ int pin_dir_remove(const char *dir)
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (unlink(path)) {
 			ret = -errno;
-			pr_warn("couldn't unpin %s: " ERR_FMT, path, ERR_ARG(ret));
+			pr_warn("couldn't unpin %s: %s", path, errno_str(ret));
 		}
 	}
 	closedir(d);
 	if (rmdir(dir) && !ret) {
 		ret = -errno;
-		pr_warn("couldn't remove %s: " ERR_FMT, dir, ERR_ARG(ret));
+		pr_warn("couldn't remove %s: %s", dir, errno_str(ret));
 	}
 	return ret;
 }

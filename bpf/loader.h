@@ -15,13 +15,6 @@
 #include "errnames.h"
 #include "log.h"
 
-/*
- * An errno as the agent prints it: "Network is unreachable (-101)".
- * Scenarios and bpf/tests match this text, so it stays.
- */
-#define ERR_FMT		"%s (%d)"
-#define ERR_ARG(e)	errno_text(e), -abs(e)
-
 struct sender {
 	enum bpfwire_via via;
 	struct bpf_object *obj;

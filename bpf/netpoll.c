@@ -45,14 +45,14 @@ int install_netpoll(const struct agent_opts *o)
 	/* The route gives the device, the source and the gateway, if any. */
 	err = route_get(o->dst.family, o->dst.addr, ifindex, &ri);
 	if (err && !ifindex) {
-		pr_warn("couldn't find a route to %s: " ERR_FMT "; give --dev", dst,
-			ERR_ARG(err));
+		pr_warn("couldn't find a route to %s: %s; give --dev", dst,
+			errno_str(err));
 		return -1;
 	}
 	if (!ifindex)
 		ifindex = ri.oif;
 	if (!eff.dev[0] && !if_indextoname(ifindex, eff.dev)) {
-		pr_warn("couldn't name interface %d: " ERR_FMT, ifindex, ERR_ARG(-errno));
+		pr_warn("couldn't name interface %d: %s", ifindex, errno_str(-errno));
 		return -1;
 	}
 	if (!o->bind.family) {
@@ -84,7 +84,7 @@ int install_netpoll(const struct agent_opts *o)
 
 	skel = bpfwire_netpoll__open();
 	if (!skel) {
-		pr_warn("couldn't open the netpoll sender: " ERR_FMT, ERR_ARG(-errno));
+		pr_warn("couldn't open the netpoll sender: %s", errno_str(-errno));
 		return -1;
 	}
 	s.obj = skel->obj;
@@ -97,12 +97,12 @@ int install_netpoll(const struct agent_opts *o)
 	if (rv) {
 		if (skel->bss->setup_stage == BPFWIRE_STAGE_CREATE)
 			pr_warn("couldn't set up netpoll on %s from %s to %s via %s: "
-				ERR_FMT "%s",
-				eff.dev, src, dst, mac, ERR_ARG(rv),
+				"%s%s",
+				eff.dev, src, dst, mac, errno_str(rv),
 				rv == -524 ? " (the device refuses netpoll)" : "");
 		else
-			pr_warn("couldn't store netpoll for %s in map netpoll_slot: " ERR_FMT,
-				dst, ERR_ARG(rv));
+			pr_warn("couldn't store netpoll for %s in map netpoll_slot: %s",
+				dst, errno_str(rv));
 		goto out;
 	}
 	if (sender_attach(&s, o->events) || sender_pin_dir(&s) ||

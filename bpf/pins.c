@@ -50,7 +50,7 @@ static int read_status(const char *dir, struct status *st)
 	memset(st, 0, sizeof(*st));
 	err = read_map(dir, "info", &st->info);
 	if (err) {
-		pr_warn("couldn't read %s/info: " ERR_FMT, dir, ERR_ARG(err));
+		pr_warn("couldn't read %s/info: %s", dir, errno_str(err));
 		return err;
 	}
 	if (ncpu <= 0)
@@ -60,7 +60,7 @@ static int read_status(const char *dir, struct status *st)
 		return -ENOMEM;
 	err = read_map(dir, "stats", pcpu);
 	if (err) {
-		pr_warn("couldn't read %s/stats: " ERR_FMT, dir, ERR_ARG(err));
+		pr_warn("couldn't read %s/stats: %s", dir, errno_str(err));
 		free(pcpu);
 		return err;
 	}

@@ -55,7 +55,7 @@ static int open_socket(const struct agent_opts *o)
 	char txt[96];
 
 	if (fd < 0) {
-		pr_warn("couldn't create a UDP socket: " ERR_FMT, ERR_ARG(-errno));
+		pr_warn("couldn't create a UDP socket: %s", errno_str(-errno));
 		return -1;
 	}
 	for (int pass = 0; pass < 2; pass++) {
@@ -82,8 +82,8 @@ static int open_socket(const struct agent_opts *o)
 		}
 		bpfwire_fmt_addr(a, a->port, txt, sizeof(txt));
 		if ((pass ? connect : bind)(fd, (struct sockaddr *)&ss, len)) {
-			pr_warn("couldn't %s socket to %s: " ERR_FMT, pass ? "connect" : "bind",
-				txt, ERR_ARG(-errno));
+			pr_warn("couldn't %s socket to %s: %s", pass ? "connect" : "bind",
+				txt, errno_str(-errno));
 			close(fd);
 			return -1;
 		}
@@ -115,7 +115,7 @@ int run_ringbuf(const struct agent_opts *o)
 		return -1;
 	skel = bpfwire_ringbuf__open();
 	if (!skel) {
-		pr_warn("couldn't open the ringbuf sender: " ERR_FMT, ERR_ARG(-errno));
+		pr_warn("couldn't open the ringbuf sender: %s", errno_str(-errno));
 		goto out;
 	}
 	s.obj = skel->obj;
@@ -127,12 +127,12 @@ int run_ringbuf(const struct agent_opts *o)
 	f.u = mmap(NULL, usz, PROT_READ | PROT_WRITE, MAP_SHARED,
 		   bpf_map__fd(skel->maps.ustats), 0);
 	if (f.u == MAP_FAILED) {
-		pr_warn("couldn't mmap map ustats: " ERR_FMT, ERR_ARG(-errno));
+		pr_warn("couldn't mmap map ustats: %s", errno_str(-errno));
 		goto out;
 	}
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.rb), forward, &f, NULL);
 	if (!rb) {
-		pr_warn("couldn't open ring buffer rb: " ERR_FMT, ERR_ARG(-errno));
+		pr_warn("couldn't open ring buffer rb: %s", errno_str(-errno));
 		goto out;
 	}
 	if (sender_pin_dir(&s) || sender_pin(&s, maps, 0))
@@ -149,7 +149,7 @@ int run_ringbuf(const struct agent_opts *o)
 	while (!stop) {
 		err = ring_buffer__poll(rb, 200);
 		if (err < 0 && err != -EINTR) {
-			pr_warn("couldn't poll ring buffer rb: " ERR_FMT, ERR_ARG(err));
+			pr_warn("couldn't poll ring buffer rb: %s", errno_str(err));
 			goto out;
 		}
 	}

@@ -168,15 +168,15 @@ load netpoll 7011 npload 4 2000 --remote-mac 52:54:00:00:00:02
 out=$("$A" --via ksock --dst 198.51.100.9:7000 2>&1)
 check "bad: unreachable ksock exit status" $? 1
 check "bad: unreachable ksock message" "$out" \
-	"bpfwire-agent: couldn't connect ksock to 198.51.100.9:7000: Network is unreachable (-101)"
+	"bpfwire-agent: couldn't connect ksock to 198.51.100.9:7000: Network is unreachable (ENETUNREACH, -101)"
 ip link add va type veth peer name vb; ip link set va up; ip addr add 198.51.100.1/24 dev va
 out=$("$A" --via netpoll --dst 198.51.100.2:7000 --dev va --remote-mac 02:00:00:00:00:01 2>&1)
 check "bad: netpoll on veth exit status" $? 1
-case $out in *"(-524) (the device refuses netpoll)"*) ok "bad: netpoll on veth message";;
+case $out in *"(ENOTSUPP, -524) (the device refuses netpoll)"*) ok "bad: netpoll on veth message";;
 	*) nok "bad: netpoll on veth message"; echo "#   $out";; esac
 out=$("$A" --via ksock --dst 192.0.2.2:7000 --bind 192.0.2.99:5000 2>&1)
 check "bad: bind to a foreign address" "$out" \
-	"bpfwire-agent: couldn't bind ksock to 192.0.2.99:5000: Cannot assign requested address (-99)"
+	"bpfwire-agent: couldn't bind ksock to 192.0.2.99:5000: Cannot assign requested address (EADDRNOTAVAIL, -99)"
 "$A" --via ringbuf --dst 192.0.2.2:7005 --events open --path-prefix /tmp/bw/ >/dev/null 2>&1 &
 APID=$!
 waitfile /sys/fs/bpf/bpfwire/ringbuf/ustats; sleep 0.5
