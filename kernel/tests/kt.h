@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The kernel suite's shared part: how a test registers itself, and the
+ * helpers several areas use (netns, shell commands, test runs, sysctl,
+ * the per-netns quota counter, the ksock receiver, the verifier runner).
+ * Assertions and cases are common/tap.h's.
+ */
+#ifndef KT_H
+#define KT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <netinet/in.h>
+#include <bpf/libbpf.h>
+
+#include "file.h"
+#include "tap.h"
+#include "timeutil.h"
+#include "kt_uapi.h"
+
+#define IP "/usr/sbin/ip"
+#define KSOCK_MAX_SYSCTL "/proc/sys/net/core/bpf_ksock_max"
+#define ENOTSUPP 524	/* kernel-internal, what netpoll_setup returns */
+#define DUMMY_DEV "dummy0"
+#define RECV_PORT 7777
+
+/*
+ * A test: one function that runs one case or a table of them. KT_TEST puts
+ * a pointer to its descriptor in section kt_cases; main() walks the section
+ * (__start_kt_cases..__stop_kt_cases) in order of the key, so the TAP order
+ * does not depend on the link order. Keys, by area:
+ *   10 netpoll seeds, 20 ksock seeds, 30 quota, 40 wq,
+ *   50 bad input (and netpoll's, 53..55), 60 verifier, 90 post-checks.
+ */
+struct kt_test {
+	int order;
+	const char *name;
+	void (*run)(void);
+};
+
+#define KT_TEST(order_, fn_)						\
+	static void fn_(void);						\
+	static const struct kt_test kt_test_##fn_ = {			\
+		.order = (order_), .name = #fn_, .run = fn_ };		\
+	static const struct kt_test *const kt_ptr_##fn_			\
+	__attribute__((used, section("kt_cases"))) = &kt_test_##fn_;	\
+	static void fn_(void)
+
+/* Runs a shell command; prints it and its status when it fails. */
+int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define SYS(label, fmt, ...) do {					\
+	if (!ASSERT_OK(sh(fmt, ##__VA_ARGS__), "cmd: " fmt))		\
+		goto label;						\
+} while (0)
+
+/* A SYSCALL program's test run: 0 or -errno; its return in *retval. */
+int run_prog(struct bpf_program *prog, int *retval);
+
+/* Network namespaces: a fresh one per test, as the seeds' netns_new. */
+struct netns {
+	int orig;	/* the namespace to return to */
+	int self;	/* this namespace, to come back to it */
+	bool in;
+};
+#define NETNS_INIT { .orig = -1, .self = -1 }
+
+bool netns_enter_new(struct netns *ns);
+void netns_leave(struct netns *ns);
+__u32 netns_inum(void);
+
+int sysctl_read_int(const char *path);
+int sysctl_write_int(const char *path, int v);
+
+/* The per-netns quota counter, read by ksock_counter.bpf.c. */
+bool quota_counter_load(void);
+void quota_counter_destroy(void);
+int quota_count(void);
+/* Waits (bounded, 10 s) for the deferred releases of this netns, then
+ * asserts the counter reads `expected`. */
+bool quota_settles(int expected, const char *name);
+/* The init netns' counter when the suite started (-1: unreadable). */
+extern int quota_start_count;
+
+/* netpoll's fixed peer MAC, aa:bb:cc:dd:ee:ff */
+void set_remote_mac(__u8 *mac);
+
+/* A netns with a UDP receiver on 127.0.0.1:RECV_PORT (5 s timeout). */
+struct ksock_env {
+	struct netns ns;
+	struct sockaddr_in addr;
+	int rfd;
+};
+#define KSOCK_ENV_INIT { .ns = NETNS_INIT, .rfd = -1 }
+
+bool ksock_env_setup(struct ksock_env *env);
+void ksock_env_cleanup(struct ksock_env *env);
+/* Exactly one datagram, with exactly that payload, then nothing more. */
+void ksock_assert_recv_once(struct ksock_env *env, const char *data, size_t len);
+/* Points the seeds' context at the receiver, then runs their setup. */
+bool ksock_setup_ctx(struct bpf_program *prog, __be32 *ipv4_remote,
+		     __u16 *remote_port);
+
+/* Opts passing in the probes, as in ksock_input.bpf.c. */
+enum { PASS_OPTS = 0, PASS_NULL = 1, PASS_SHORT = 2, PASS_LONG = 3,
+       PASS_V0 = 4, PASS_SZ6 = 5 };
+
+/* For each program of a skeleton: open it afresh, load only that program,
+ * and check the outcome its tags declare. One TAP line per program. */
+typedef void *(*skel_open_fn)(void);
+typedef int (*skel_load_fn)(void *);
+typedef void (*skel_destroy_fn)(void *);
+
+void run_verifier_cases(const char *prefix, skel_open_fn open_fn,
+			skel_load_fn load_fn, skel_destroy_fn destroy_fn);
+
+#define RUN_VERIFIER_CASES(prefix, X)					\
+	run_verifier_cases(prefix, (skel_open_fn)X##__open,		\
+			   (skel_load_fn)X##__load,			\
+			   (skel_destroy_fn)X##__destroy)
+
+#endif /* KT_H */

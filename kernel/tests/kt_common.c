@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The helpers of kt.h that several areas of the kernel suite share. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "errnames.h"
+#include "kt.h"
+#include "ksock_counter.skel.h"
+
+int sh(const char *fmt, ...)
+{
+	char cmd[512];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	st = system(cmd);
+	if (st != 0)
+		printf("#   command failed (status %d): %s\n", st, cmd);
+	return st;
+}
+
+int run_prog(struct bpf_program *prog, int *retval)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	int err;
+
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+	if (err)
+		err = -errno;
+	if (retval)
+		*retval = opts.retval;
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Network namespaces                                                  */
+
+bool netns_enter_new(struct netns *ns)
+{
+	ns->in = false;
+	ns->self = -1;
+	ns->orig = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (!ASSERT_GE(ns->orig, 0, "open /proc/self/ns/net"))
+		return false;
+	if (!ASSERT_OK(unshare(CLONE_NEWNET) ? -errno : 0, "unshare(CLONE_NEWNET)")) {
+		close(ns->orig);
+		return false;
+	}
+	ns->in = true;
+	ns->self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	return ASSERT_OK(sh(IP " link set lo up"), "lo up");
+}
+
+void netns_leave(struct netns *ns)
+{
+	if (ns->in) {
+		if (setns(ns->orig, CLONE_NEWNET))
+			printf("# setns back: %s\n", errno_str(errno));
+		ns->in = false;
+	}
+	if (ns->orig >= 0)
+		close(ns->orig);
+	if (ns->self >= 0)
+		close(ns->self);
+	ns->orig = ns->self = -1;
+}
+
+__u32 netns_inum(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/net", &st))
+		return 0;
+	return (__u32)st.st_ino;
+}
+
+/* ------------------------------------------------------------------ */
+/* sysctl                                                              */
+
+int sysctl_read_int(const char *path)
+{
+	char buf[32] = {};
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atoi(buf) : -EIO;
+}
+
+int sysctl_write_int(const char *path, int v)
+{
+	char buf[32];
+	int fd = open(path, O_WRONLY), n, len;
+
+	if (fd < 0)
+		return -errno;
+	len = snprintf(buf, sizeof(buf), "%d\n", v);
+	n = write(fd, buf, len);
+	close(fd);
+	return n == len ? 0 : -errno;
+}
+
+/* ------------------------------------------------------------------ */
+/* The per-netns quota counter                                         */
+
+static struct ksock_counter *counter;
+int quota_start_count = -1;
+
+bool quota_counter_load(void)
+{
+	counter = ksock_counter__open_and_load();
+	return counter != NULL;
+}
+
+void quota_counter_destroy(void)
+{
+	ksock_counter__destroy(counter);
+	counter = NULL;
+}
+
+int quota_count(void)
+{
+	int err;
+
+	if (!counter)
+		return -1000;
+	err = run_prog(counter->progs.ksock_count, NULL);
+	if (err)
+		return -1000 + err;
+	if (counter->data->lookup_err)
+		return -2000 + counter->data->lookup_err;
+	return counter->data->count;
+}
+
+bool quota_settles(int expected, const char *name)
+{
+	int c = quota_count(), i;
+
+	for (i = 0; i < 1000 && c != expected && c >= 0; i++) {
+		sleep_ms(10);
+		c = quota_count();
+	}
+	return ASSERT_EQ(c, expected, name);
+}
+
+void set_remote_mac(__u8 *mac)
+{
+	static const __u8 m[6] = { 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff };
+
+	memcpy(mac, m, 6);
+}
+
+/* ------------------------------------------------------------------ */
+/* The ksock seeds' receiver                                           */
+
+bool ksock_env_setup(struct ksock_env *env)
+{
+	struct timeval tv = { .tv_sec = 5 };
+
+	env->rfd = -1;
+	if (!netns_enter_new(&env->ns))
+		return false;
+	env->rfd = socket(AF_INET, SOCK_DGRAM, IPPROTO_UDP);
+	if (!ASSERT_GE(env->rfd, 0, "receiver socket"))
+		return false;
+	env->addr.sin_family = AF_INET;
+	env->addr.sin_addr.s_addr = inet_addr("127.0.0.1");
+	env->addr.sin_port = htons(RECV_PORT);
+	if (!ASSERT_OK(bind(env->rfd, (struct sockaddr *)&env->addr, sizeof(env->addr)) ? -errno : 0,
+		       "bind receiver"))
+		return false;
+	return ASSERT_OK(setsockopt(env->rfd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ? -errno : 0,
+			 "set rcvtimeo");
+}
+
+void ksock_env_cleanup(struct ksock_env *env)
+{
+	if (env->rfd >= 0)
+		close(env->rfd);
+	env->rfd = -1;
+	netns_leave(&env->ns);
+}
+
+void ksock_assert_recv_once(struct ksock_env *env, const char *data, size_t len)
+{
+	char buf[64] = {};
+	ssize_t n;
+
+	n = recvfrom(env->rfd, buf, sizeof(buf), 0, NULL, NULL);
+	if (!ASSERT_EQ(n, (long long)len, "recvfrom len"))
+		return;
+	ASSERT_MEMEQ(buf, data, len, "payload match");
+	n = recvfrom(env->rfd, buf, sizeof(buf), MSG_DONTWAIT, NULL, NULL);
+	ASSERT_EQ(n < 0 ? -errno : n, -EAGAIN, "no second datagram");
+}
+
+bool ksock_setup_ctx(struct bpf_program *prog, __be32 *ipv4_remote,
+		     __u16 *remote_port)
+{
+	int ret = -1;
+
+	*ipv4_remote = inet_addr("127.0.0.1");
+	*remote_port = RECV_PORT;
+	if (!ASSERT_OK(run_prog(prog, &ret), "ksock_setup run"))
+		return false;
+	return ASSERT_OK(ret, "ksock_setup retval");
+}
