@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The kernel suite's meson test: boot one guest of topology/lone.topo with
 # bpfwire-lab, run kernel-tests in it, relay its TAP, then tear the guest
-# down and add two cases of our own: kernel-tests' exit status, and the
-# lab's console scan (bpfwire-lab down exits 1 on a splat).
+# down and add cases of our own: the booted kernel, kernel-tests' exit
+# status, and the lab's console scan (bpfwire-lab down exits 1 on a splat;
+# this script greps no pattern itself). Zero cases from kernel-tests fail.
 #
 #   run-in-guest.sh BPFWIRE_LAB KERNEL_TESTS TOPOLOGY BZIMAGE [FILTER]
 #
@@ -71,6 +72,13 @@ failed=$(grep -E '^(not )?ok [0-9]+' "$out" | awk '
 	/# TODO/ { if ($1 == "ok") n++; next }
 	$1 == "not" { n++ }
 	END { print n + 0 }')
+
+# No case at all (a FILTER that matches nothing) is a failure, not a pass.
+if [ "$n" -eq 0 ]; then
+	n=1
+	echo "not ok $n - guest: kernel-tests ran no case${filter:+ (FILTER '$filter')}"
+	failed=$((failed + 1))
+fi
 
 n=$((n + 1))
 case "$boot" in
