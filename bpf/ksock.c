@@ -5,7 +5,7 @@
 #include <sys/socket.h>
 #include "agent.h"
 #include "loader.h"
-#include "ksock.skel.h"
+#include "ksock.bpf.skel.h"
 
 static int load(void *skel)
 {

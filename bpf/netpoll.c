@@ -11,7 +11,7 @@
 #include "agent.h"
 #include "loader.h"
 #include "neigh.h"
-#include "netpoll.skel.h"
+#include "netpoll.bpf.skel.h"
 
 #define NETPOLL_DEFAULT_SRC_PORT 6666	/* netconsole's */
 

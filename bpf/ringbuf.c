@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 #include "agent.h"
 #include "loader.h"
-#include "ringbuf.skel.h"
+#include "ringbuf.bpf.skel.h"
 
 static volatile sig_atomic_t stop;
 

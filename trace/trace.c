@@ -25,7 +25,7 @@
 #include "libbpf_log.h"
 #include "log.h"
 #include "probes.h"
-#include "trace.skel.h"
+#include "trace.bpf.skel.h"
 
 static volatile sig_atomic_t stop;
 

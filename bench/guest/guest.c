@@ -40,7 +40,7 @@
 #include "log.h"
 #include "neigh.h"		/* bpf/: route_get, neigh_resolve */
 #include "timeutil.h"
-#include "xmit.skel.h"
+#include "xmit.bpf.skel.h"
 
 #define PROG "bpfwire-bench-guest"
 #define CLOCKSOURCE "/sys/devices/system/clocksource/clocksource0/current_clocksource"

@@ -18,7 +18,7 @@
 
 #include "errnames.h"
 #include "kt.h"
-#include "ksock_counter.skel.h"
+#include "ksock_counter.bpf.skel.h"
 
 int sh(const char *fmt, ...)
 {

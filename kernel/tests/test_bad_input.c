@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "kt.h"
-#include "ksock_input.skel.h"
-#include "netpoll_input.skel.h"
+#include "ksock_input.bpf.skel.h"
+#include "netpoll_input.bpf.skel.h"
 
 /* want_sndbuf: what sk_sndbuf must read after a successful create */
 #define SNDBUF_ANY	0	/* not checked */

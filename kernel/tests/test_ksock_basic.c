@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "kt.h"
-#include "ksock_basic.skel.h"
+#include "ksock_basic.bpf.skel.h"
 
 KT_TEST(20, test_ksock_basic)
 {

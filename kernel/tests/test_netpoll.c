@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "kt.h"
-#include "netpoll_sanity.skel.h"
-#include "netpoll_basic.skel.h"
+#include "netpoll_sanity.bpf.skel.h"
+#include "netpoll_basic.bpf.skel.h"
 
 static bool netpoll_env(struct netns *ns, bool ipv6)
 {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "kt.h"
-#include "ksock_quota.skel.h"
+#include "ksock_quota.bpf.skel.h"
 
 #define KSOCK_QUOTA_NS_SLOTS 3
 #define KSOCK_QUOTA_NS1_OFFSET 0

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "kt.h"
-#include "ksock_recursion.skel.h"
+#include "ksock_recursion.bpf.skel.h"
 
 KT_TEST(21, test_ksock_lsm_recursion)
 {

@@ -16,7 +16,7 @@
 #include <bpf/btf.h>
 
 #include "kt.h"
-#include "verifier_refuse.skel.h"
+#include "verifier_refuse.bpf.skel.h"
 
 static char vlog[4 << 20];
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "kt.h"
-#include "ksock_wq.skel.h"
+#include "ksock_wq.bpf.skel.h"
 
 KT_TEST(40, test_ksock_wq)
 {
