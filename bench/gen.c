@@ -67,6 +67,8 @@ static void rx_start(FILE *f, const char *id, int port, int timeout)
 static void rx_wait(FILE *f, const char *id, int timeout)
 {
 	fprintf(f, "wait rx-%s timeout %d\n", id, timeout);
+	/* The receiver's summary in summary.json; a scenario needs a report or check. */
+	fprintf(f, "report rx-%s receiver rx-%s.json\n", id, id);
 	fprintf(f, "tapstats receiver eth0 tap-%s-1.json\n", id);
 	fprintf(f, "tapstats sender eth0 tap-%s-1.json\n", id);
 }

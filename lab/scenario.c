@@ -183,9 +183,10 @@ static int check_operand(struct pctx *c, const struct scenario *s, const char *x
 	char id[SCN_ID_MAX + 1], *end;
 	const char *dot;
 
+	errno = 0;
 	strtoll(x, &end, 10);
 	if (end != x && !*end)
-		return 0;
+		return errno ? fail(c, "'%s' does not fit in a 64-bit integer", x) : 0;
 	dot = strchr(x, '.');
 	if (!dot || dot == x || !dot[1] || (size_t)(dot - x) > SCN_ID_MAX)
 		return fail(c, "'%s' is neither an integer nor ID.path", x);
@@ -354,12 +355,99 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 	return 0;
 }
 
+const char *const scenario_vars[] = { "BUILD", "SRC", "SHARE", "HOST", "RUN", NULL };
+
+static const char *known_var(const char *name, void *ctx)
+{
+	(void)ctx;
+	for (int i = 0; scenario_vars[i]; i++)
+		if (!strcmp(name, scenario_vars[i]))
+			return "";
+	return NULL;
+}
+
+/* Every ${NAME} a step will expand must exist: found here, not after boot. */
+static int check_vars(struct pctx *c, const struct scn_step *st)
+{
+	char why[256], *x;
+
+	if (!st->text || st->op == SCN_CHECK)
+		return 0;
+	x = scenario_expand(st->text, known_var, NULL, why, sizeof(why));
+	free(x);
+	return x ? 0 : fail(c, "%s", why);
+}
+
+/* The whole file, refusing a NUL byte (a line would silently end there). */
+static char *read_scenario(struct pctx *c, char *err, size_t errlen)
+{
+	FILE *f = fopen(c->path, "r");
+	size_t len = 0, cap = 0, n;
+	char *buf = NULL, *nul, *tmp;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", c->path, errno_str(errno));
+		return NULL;
+	}
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 8192;
+			tmp = realloc(buf, cap);
+			if (!tmp) {
+				snprintf(err, errlen, "%s: out of memory", c->path);
+				goto fail;
+			}
+			buf = tmp;
+		}
+		n = fread(buf + len, 1, 4096, f);
+		len += n;
+	} while (n);
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: %s", c->path, errno_str(errno));
+		goto fail;
+	}
+	buf[len] = '\0';
+	nul = memchr(buf, '\0', len);
+	if (nul) {
+		c->line = 1;
+		for (char *p = buf; p < nul; p++)
+			c->line += *p == '\n';
+		fail(c, "a NUL byte");
+		goto fail;
+	}
+	fclose(f);
+	return buf;
+fail:
+	fclose(f);
+	free(buf);
+	return NULL;
+}
+
+/* What the whole file must have once every line is read. */
+static int check_whole(struct pctx *c, const struct scenario *s)
+{
+	bool judged = false;
+
+	c->line = 1;
+	if (!s->summary[0])
+		return fail(c, "missing 'summary TEXT' (one line saying what the scenario teaches)");
+	if (!s->topology[0])
+		return fail(c, "missing 'topology NAME'");
+	if (!s->nsteps)
+		return fail(c, "no steps");
+	for (int i = 0; i < s->nsteps; i++)
+		judged |= s->steps[i].op == SCN_CHECK || s->steps[i].op == SCN_REPORT;
+	if (!judged)
+		return fail(c, "no 'check' or 'report': nothing would judge the run");
+	return 0;
+}
+
 int scenario_parse(const char *path, const char *text, struct scenario *s,
 		   char *err, size_t errlen)
 {
 	struct pctx c = { .path = path, .err = err, .errlen = errlen };
 	char *buf = NULL, *line, *next, *base;
-	size_t len = 0;
+	bool has_timeout = false;
 	int ret = -1;
 
 	memset(s, 0, sizeof(*s));
@@ -372,23 +460,14 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 
 	if (text) {
 		buf = strdup(text);
+		if (!buf)
+			snprintf(err, errlen, "%s: out of memory", path);
 	} else {
-		FILE *f = fopen(path, "r");
-
-		if (!f) {
-			snprintf(err, errlen, "%s: %s", path, errno_str(errno));
-			return -1;
-		}
-		if (getdelim(&buf, &len, '\0', f) < 0) {
-			free(buf);
-			buf = strdup("");
-		}
-		fclose(f);
+		buf = read_scenario(&c, err, errlen);
 	}
-	if (!buf) {
-		snprintf(err, errlen, "%s: out of memory", path);
+	if (!buf)
 		return -1;
-	}
+	c.line = 0;
 
 	for (line = buf; line; line = next) {
 		char *kw, *rest;
@@ -411,7 +490,11 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 				fail(&c, "a second 'summary'");
 				goto out;
 			}
-			snprintf(s->summary, sizeof(s->summary), "%s", rest);
+			if (strlen(rest) >= sizeof(s->summary)) {
+				fail(&c, "'summary' is longer than %zu characters", sizeof(s->summary) - 1);
+				goto out;
+			}
+			strcpy(s->summary, rest);
 		} else if (strcmp(kw, "topology") == 0) {
 			if (s->topology[0]) {
 				fail(&c, "a second 'topology'");
@@ -420,25 +503,20 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 			if (copy_name(&c, s->topology, sizeof(s->topology), word(&rest), "topology"))
 				goto out;
 		} else if (strcmp(kw, "timeout") == 0) {
+			if (has_timeout) {
+				fail(&c, "a second 'timeout'");
+				goto out;
+			}
+			has_timeout = true;
 			if (parse_seconds(&c, word(&rest), &s->timeout, "timeout"))
 				goto out;
-		} else if (parse_step(&c, s, kw, rest)) {
+		} else if (parse_step(&c, s, kw, rest) ||
+			   check_vars(&c, &s->steps[s->nsteps - 1])) {
 			goto out;
 		}
 	}
-	c.line = 1;
-	if (!s->summary[0]) {
-		fail(&c, "missing 'summary TEXT' (one line saying what the scenario teaches)");
+	if (check_whole(&c, s))
 		goto out;
-	}
-	if (!s->topology[0]) {
-		fail(&c, "missing 'topology NAME'");
-		goto out;
-	}
-	if (!s->nsteps) {
-		fail(&c, "no steps");
-		goto out;
-	}
 	ret = 0;
 out:
 	free(buf);

@@ -65,6 +65,9 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 void scenario_free(struct scenario *s);
 const char *scenario_op_name(enum scn_op op);
 
+/* The names ${NAME} may use, NULL-terminated; steps.c gives their values. */
+extern const char *const scenario_vars[];
+
 /*
  * Expand ${NAME} references in a step's text. lookup returns the value or
  * NULL for an unknown name, which is an error naming it. Returns a malloc'd

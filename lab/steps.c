@@ -10,6 +10,7 @@
 #include "steps.h"
 #include "util.h"
 
+/* The values of scenario_vars; the parser refused any other ${NAME}. */
 static const char *lookup(const char *name, void *ctx)
 {
 	struct runner *rn = ctx;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tap.h"
 
@@ -49,7 +50,48 @@ static const struct bad bads[] = {
 	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid == 3 * 2\n", "t:4: expected + or - or the end of the line, not '*'" },
 	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid == 3 == 2\n", "t:4: check needs 'LEFT OP RIGHT'" },
 	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid == rx.lost + tx.sent\n", "t:4: 'tx.sent' names no earlier report or stats 'tx'" },
+	/* issue 19: each refused with file:line before anything boots */
+	{ "summary x\ntopology pair\ntimeout 5\ntimeout 6\nreport rx r a.json\n", "t:4: a second 'timeout'" },
+	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid == 99999999999999999999\n", "t:4: '99999999999999999999' does not fit in a 64-bit integer" },
+	{ "summary x\ntopology pair\nreport rx r a.json\ncheck -9223372036854775809 < rx.valid\n", "t:4: '-9223372036854775809' does not fit" },
+	{ "summary x\ntopology pair\nexec sender -- true\nstats k sender k.json\n", "t:1: no 'check' or 'report'" },
+	{ "summary x\ntopology pair\nexec sender -- echo ${NOPE}\nreport rx r a.json\n", "t:3: unknown variable ${NOPE}" },
+	{ "summary x\ntopology pair\nspawn a r -- ${BUILD}/x ${share}/y\nreport rx r a.json\n", "t:3: unknown variable ${share}" },
+	{ "summary x\ntopology pair\nreport rx r ${ID}.json\n", "t:3: unknown variable ${ID}" },
+	{ "summary x\ntopology pair\nspawn rx r -- x\nexec r -- cat ${rx}\nreport rx r a.json\n", "t:4: unknown variable ${rx}" },
+	{ "summary x\ntopology pair\ntapstats r eth0 ${X}.json\nreport rx r a.json\n", "t:3: unknown variable ${X}" },
+	{ "summary x\ntopology pair\nnetem r eth0 delay ${D}ms\nreport rx r a.json\n", "t:3: unknown variable ${D}" },
+	{ "summary x\ntopology pair\nexec r -- echo ${BUILD\nreport rx r a.json\n", "t:3: unterminated or empty ${...}" },
 };
+
+/* Refused from a file: a NUL byte, a summary over 255 characters. */
+static void bad_file_cases(struct scenario *s)
+{
+	char path[] = "/tmp/test_scenario-XXXXXX", err[512], want[600], text[600];
+	static const char nul[] = "summary x\ntopology pair\nexec r -- true\0 rm -rf /\nreport rx r a.json\n";
+	int fd = mkstemp(path), r;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!ASSERT_OK_PTR(f, "temporary scenario file"))
+		return;
+	fwrite(nul, 1, sizeof(nul) - 1, f);
+	fclose(f);
+	r = scenario_parse(path, NULL, s, err, sizeof(err));
+	snprintf(want, sizeof(want), "%s:3: a NUL byte", path);
+	if (r == 0 || strcmp(err, want))
+		printf("# got: %s\n", r ? err : "(accepted)");
+	ok(r != 0 && !strcmp(err, want), "rejects: %s", "FILE:3: a NUL byte");
+	scenario_free(s);
+
+	snprintf(text, sizeof(text), "summary %0256d\ntopology pair\nreport rx r a.json\n", 0);
+	r = scenario_parse("t", text, s, err, sizeof(err));
+	if (r == 0 || strncmp(err, "t:1: 'summary' is longer than 255", 33))
+		printf("# got: %s\n", r ? err : "(accepted)");
+	ok(r != 0 && !strncmp(err, "t:1: 'summary' is longer than 255", 33), "rejects: %s",
+	   "t:1: a summary of 256 characters");
+	scenario_free(s);
+	unlink(path);
+}
 
 static const char *lookup(const char *name, void *ctx)
 {
@@ -86,6 +128,7 @@ int main(int argc, char **argv)
 		scenario_free(s);
 	}
 
+	bad_file_cases(s);
 	/* The structure of a good file, step by step. */
 	int r = scenario_parse("good", "# c\nsummary teaches x\ntopology pair\ntimeout 60\n"
 			       "spawn r1 receiver -- recv --port 7 -- x\n"
@@ -101,7 +144,8 @@ int main(int argc, char **argv)
 	   s->steps[3].seconds == 5 && s->steps[3].expect == 1 && !strcmp(s->steps[4].text, "rx.json"),
 	   "good file: %s", "link bridge down, wait timeout/expect, report file");
 	scenario_free(s);
-	r = scenario_parse("sig", "summary s\ntopology pair\nspawn a r -- x\nwait a expect signal 9\n",
+	r = scenario_parse("sig", "summary s\ntopology pair\nspawn a r -- x\nwait a expect signal 9\n"
+			   "report rx r a.json\n",
 			   s, err, sizeof(err));
 	ok(r == 0 && s->steps[1].has_expect && s->steps[1].expect_signal == 9,
 	   "good file: %s", "wait expect signal 9");
@@ -119,11 +163,20 @@ int main(int argc, char **argv)
 	   "good file: %s", "check with sums on both sides");
 	scenario_free(s);
 
-	r = scenario_parse("tap", "summary s\ntopology pair\ntapstats receiver eth0 tap-1.json\n",
+	r = scenario_parse("tap", "summary s\ntopology pair\ntapstats receiver eth0 tap-1.json\n"
+			   "check 1 == 1\n",
 			   s, err, sizeof(err));
 	ok(r == 0 && s->steps[0].op == SCN_TAPSTATS && !strcmp(s->steps[0].host, "receiver") &&
 	   !strcmp(s->steps[0].iface, "eth0") && !strcmp(s->steps[0].text, "tap-1.json"),
 	   "good file: %s", "tapstats receiver eth0 tap-1.json");
+	scenario_free(s);
+
+	r = scenario_parse("vars", "summary s\ntopology pair\ntimeout 5\n"
+			   "exec r -- ${BUILD}/a ${SRC}/b ${SHARE}/c ${HOST} ${RUN} $HOME $(x)\n"
+			   "report rx r ${HOST}.json\n", s, err, sizeof(err));
+	if (r)
+		printf("# got: %s\n", err);
+	ok(r == 0 && s->nsteps == 2, "good file: %s", "every documented ${VAR}, and shell's $X and $(x)");
 	scenario_free(s);
 
 	x = scenario_expand("a ${SHARE}/b ${SHARE}", lookup, NULL, err, sizeof(err));
