@@ -40,17 +40,34 @@ static json_object *at(json_object *o, const char *path)
 	return o;
 }
 
-static double num(json_object *o, const char *path)
+/*
+ * The number at path, times scale, rounded, must be want. A missing key or
+ * one of another type fails: it is never read as 0 or false.
+ */
+static bool num_is(json_object *o, const char *path, double scale, long long want,
+		   const char *name, int line)
 {
 	o = at(o, path);
-	return o ? json_object_get_double(o) : NAN;
+	if (!json_object_is_type(o, json_type_int) && !json_object_is_type(o, json_type_double))
+		return tap_check(false, name, line, "%s is %s, not a number", path,
+				 o ? json_object_to_json_string(o) : "missing");
+	return tap_check(llround(json_object_get_double(o) * scale) == want, name, line,
+			 "%s = %g, expected %lld", path, json_object_get_double(o) * scale, want);
 }
 
-static bool flag(json_object *o, const char *path)
+static bool flag_is(json_object *o, const char *path, bool want, const char *name, int line)
 {
 	o = at(o, path);
-	return o && json_object_get_boolean(o);
+	if (!json_object_is_type(o, json_type_boolean))
+		return tap_check(false, name, line, "%s is %s, not a boolean", path,
+				 o ? json_object_to_json_string(o) : "missing");
+	return tap_check(json_object_get_boolean(o) == want, name, line, "%s is %s, expected %s",
+			 path, want ? "false" : "true", want ? "true" : "false");
 }
+
+#define ASSERT_NUM(o, path, want, name)		num_is(o, path, 1, want, name, __LINE__)
+#define ASSERT_NUM_X100(o, path, want, name)	num_is(o, path, 100, want, name, __LINE__)
+#define ASSERT_FLAG(o, path, want, name)	flag_is(o, path, want, name, __LINE__)
 
 static bool file_has(const char *rel, const char *needle)
 {
@@ -160,26 +177,26 @@ int main(void)
 	b = json_object_from_file(path);
 	ASSERT_OK_PTR(b, "bench.json parses");
 
-	ASSERT_EQ(num(b, "rate.ksock.loss_total.eagain"), 15, "ksock: EAGAIN from the agent's errors");
-	ASSERT_EQ(num(b, "rate.ksock.loss_total.errors"), 5, "ksock: other errors = failed - EAGAIN");
-	ASSERT_EQ(num(b, "rate.ksock.loss_total.queue"), 3, "ksock: qdisc drops");
-	ASSERT_EQ(num(b, "rate.ksock.loss_total.rx"), 1, "ksock: receiver socket drops");
-	ASSERT_EQ(num(b, "rate.ksock.loss_total.wire"), 5, "ksock: both taps' drops, as deltas");
-	ASSERT_EQ(num(b, "rate.ksock.loss_total.unaccounted"), 1, "ksock: the remainder is reported");
-	ASSERT_EQ(num(b, "rate.sendto.loss_total.unaccounted"), 0, "sendto: nothing unaccounted");
-	ASSERT_EQ(num(b, "rate.ksock.delivered_dps_median"), 700, "ksock: 70 over a 0.1 s span");
-	ASSERT_EQ(lround(num(b, "rate.ksock.ratio_sendto") * 100), 70, "ksock: 0.70 of sendto");
-	ASSERT_EQ(flag(b, "targets.ksock_delivery_vs_sendto.met"), false, "0.7 misses >= 0.8");
-	ASSERT_EQ(flag(b, "targets.ksock_unaccounted_loss.met"), false, "1 unaccounted misses == 0");
-	ASSERT_EQ(lround(num(b, "targets.ksock_p99_over_ringbuf_p99_low.value") * 100), 25,
+	ASSERT_NUM(b, "rate.ksock.loss_total.eagain", 15, "ksock: EAGAIN from the agent's errors");
+	ASSERT_NUM(b, "rate.ksock.loss_total.errors", 5, "ksock: other errors = failed - EAGAIN");
+	ASSERT_NUM(b, "rate.ksock.loss_total.queue", 3, "ksock: qdisc drops");
+	ASSERT_NUM(b, "rate.ksock.loss_total.rx", 1, "ksock: receiver socket drops");
+	ASSERT_NUM(b, "rate.ksock.loss_total.wire", 5, "ksock: both taps' drops, as deltas");
+	ASSERT_NUM(b, "rate.ksock.loss_total.unaccounted", 1, "ksock: the remainder is reported");
+	ASSERT_NUM(b, "rate.sendto.loss_total.unaccounted", 0, "sendto: nothing unaccounted");
+	ASSERT_NUM(b, "rate.ksock.delivered_dps_median", 700, "ksock: 70 over a 0.1 s span");
+	ASSERT_NUM_X100(b, "rate.ksock.ratio_sendto", 70, "ksock: 0.70 of sendto");
+	ASSERT_FLAG(b, "targets.ksock_delivery_vs_sendto.met", false, "0.7 misses >= 0.8");
+	ASSERT_FLAG(b, "targets.ksock_unaccounted_loss.met", false, "1 unaccounted misses == 0");
+	ASSERT_NUM_X100(b, "targets.ksock_p99_over_ringbuf_p99_low.value", 25,
 		  "low-rate p99 ratio 100/400");
-	ASSERT_EQ(flag(b, "targets.ksock_p99_over_ringbuf_p99_low.met"), true, "0.25 <= 1/3");
-	ASSERT_EQ(flag(b, "targets.ksock_p99_over_ringbuf_p99_half.met"), false, "0.67 > 1/3");
-	ASSERT_EQ(num(b, "cost.ksock.added_ns"), 30000, "ksock adds 30 us per open");
-	ASSERT_EQ(num(b, "cost.ksock.x_ringbuf"), 10, "ksock costs 10x the ringbuf");
-	ASSERT_EQ(num(b, "cost.ksock.call_added_ns"), 20000, "ksock adds 20 us to the syscall");
-	ASSERT_EQ(num(b, "targets.ksock_syscall_cost_x_ringbuf.value"), 10, "syscall: 20000 / 2000");
-	ASSERT_EQ(flag(b, "kernel.lockdep"), false, "kernel flavour read from kernel-config");
+	ASSERT_FLAG(b, "targets.ksock_p99_over_ringbuf_p99_low.met", true, "0.25 <= 1/3");
+	ASSERT_FLAG(b, "targets.ksock_p99_over_ringbuf_p99_half.met", false, "0.67 > 1/3");
+	ASSERT_NUM(b, "cost.ksock.added_ns", 30000, "ksock adds 30 us per open");
+	ASSERT_NUM(b, "cost.ksock.x_ringbuf", 10, "ksock costs 10x the ringbuf");
+	ASSERT_NUM(b, "cost.ksock.call_added_ns", 20000, "ksock adds 20 us to the syscall");
+	ASSERT_NUM(b, "targets.ksock_syscall_cost_x_ringbuf.value", 10, "syscall: 20000 / 2000");
+	ASSERT_FLAG(b, "kernel.lockdep", false, "kernel flavour read from kernel-config");
 	ASSERT_TRUE(file_has("bench.txt", "unaccounted"), "bench.txt has the loss table");
 	ASSERT_TRUE(file_has("bench.txt", "accel tcg"), "bench.txt names the accel");
 	ASSERT_TRUE(file_has("bench.svg", "<polyline"), "bench.svg has the CDFs");
