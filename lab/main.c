@@ -25,7 +25,7 @@ static const char usage_main[] =
 "  spawn HOST -- CMD...   start CMD in the background; prints its guest pid\n"
 "  wait HOST PID          wait for a spawned command; its output and status\n"
 "  link HOST IFACE up|down [--bridge]   carrier (QMP set_link) or bridge port\n"
-"  netem HOST IFACE ARGS...|off          tc netem on the NIC's tap\n"
+"  netem HOST IFACE ARGS...|off          tc netem on IFACE's egress in the guest\n"
 "  capture [SEGMENT]      list captures, or start one on SEGMENT\n"
 "  shell HOST             interactive shell on the guest's serial port\n"
 "  status                 state of the run\n"
