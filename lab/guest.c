@@ -384,7 +384,8 @@ int lab_shell(struct lab_run *r, const char *host)
 			close(fd);
 		return -1;
 	}
-	fprintf(stderr, "%s: shell on ttyS1 (kernel console in %s/console.log); Ctrl-] leaves\n", host, g->dir);
+	fprintf(stderr, "%s: shell on ttyS1 (kernel console in %s/consoles/%s.log); Ctrl-] leaves\n",
+		host, r->results, g->name);
 	if (tty) {
 		tcgetattr(0, &old);
 		raw = old;

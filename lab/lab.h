@@ -35,7 +35,14 @@ int guest_write_setup(const struct lab_run *r, const struct topology *t, int hi)
 /* One qemu-ga client per guest at a time: an flock'd fd, or -1. */
 int guest_lock(const struct lab_run *r, const char *host);
 
-/* splat.c: the last lines of a guest's console (or its qemu.log) to stderr. */
-void console_tail(const struct lab_guest *g, int lines);
+/*
+ * splat.c: a guest's console is RUN/consoles/NAME.log, outside its share so
+ * the guest cannot edit the evidence. _prepare also creates RUN/consoles.
+ * Both 0 or -errno.
+ */
+int lab_console_path(const struct lab_run *r, const struct lab_guest *g, char *buf, size_t len);
+int lab_console_prepare(const struct lab_run *r, const struct lab_guest *g, char *buf, size_t len);
+/* The last lines of a guest's console (or its qemu.log) to stderr. */
+void console_tail(const struct lab_run *r, const struct lab_guest *g, int lines);
 
 #endif

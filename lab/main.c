@@ -450,7 +450,7 @@ static int cmd_capture(int argc, char **argv)
 static const char usage_shell[] =
 "usage: bpfwire-lab shell [--run ID] HOST\n"
 "Interactive shell on HOST's second serial port (ttyS1); the kernel console\n"
-"(ttyS0) is in RUN/hosts/HOST/console.log. Ctrl-] leaves.\n";
+"(ttyS0) is in RUN/consoles/HOST.log. Ctrl-] leaves.\n";
 static const char usage_status[] = "usage: bpfwire-lab status [--run ID]\nThe run's processes, guests, NICs and segments.\n";
 static const char usage_down[] =
 "usage: bpfwire-lab down [--run ID | --all]\n"
@@ -541,6 +541,8 @@ static const char usage_run[] =
 "is the verdict: 0 pass, 1 fail, 2 usage.\n"
 "  --results DIR  --kernel PATH  --accel auto|kvm|tcg\n"
 "  --keep         leave the lab up afterwards\n"
+"  --append P     extra kernel parameters for every guest (ignore_loglevel\n"
+"                 stays last, so `quiet` cannot hide a splat)\n"
 "  --no-capture   no tcpdump on the segments (the benchmark: it competes for CPU)\n"
 "  --trace        record each datagram's path through the sender's stack\n"
 "                 (trace/: RUN/path.txt, RUN/path.svg, RUN/hosts/H/path.json)\n";
@@ -556,6 +558,7 @@ static int run_opt(int c, const char *arg, void *p)
 	case 'K': o->keep = true; return 0;
 	case 'C': o->no_capture = true; return 0;
 	case 'T': o->trace = true; return 0;
+	case 'A': o->append = arg; return 0;
 	}
 	return -1;
 }
@@ -569,6 +572,7 @@ static int cmd_run(int argc, char **argv)
 		{ "keep", no_argument, NULL, 'K' },
 		{ "no-capture", no_argument, NULL, 'C' },
 		{ "trace", no_argument, NULL, 'T' },
+		{ "append", required_argument, NULL, 'A' },
 		{ 0 }
 	};
 	struct runner_opts ro = { .accel = "auto" };

@@ -151,7 +151,8 @@ static void add_machine(struct argv *a, const struct lab_run *r, const struct to
 }
 
 /* Shares, QMP, qemu-ga, serial ports and NICs. */
-static void add_devices(struct argv *a, const struct lab_guest *g, const struct topo_host *h)
+static void add_devices(struct argv *a, const struct lab_guest *g, const struct topo_host *h,
+			const char *console)
 {
 	/* host / read-only, and the guest's writable results share */
 	argv_add(a, "-fsdev"); argv_add(a, "local,id=root,path=/,readonly=on,security_model=none,multidevs=remap");
@@ -164,7 +165,8 @@ static void add_devices(struct argv *a, const struct lab_guest *g, const struct 
 	argv_add(a, "-chardev"); argv_add(a, "socket,id=qga,path=%s,server=on,wait=off", g->qga);
 	argv_add(a, "-device"); argv_add(a, "virtio-serial-pci");
 	argv_add(a, "-device"); argv_add(a, "virtserialport,chardev=qga,name=org.qemu.guest_agent.0");
-	argv_add(a, "-serial"); argv_add(a, "file:%s/console.log", g->dir);
+	/* the console outside the share: the guest cannot edit the evidence */
+	argv_add(a, "-serial"); argv_add(a, "file:%s", console);
 	argv_add(a, "-chardev"); argv_add(a, "socket,id=shell,path=%s,server=on,wait=off", g->shell);
 	argv_add(a, "-serial"); argv_add(a, "chardev:shell");
 	for (int n = 0; n < g->nnics; n++) {
@@ -199,15 +201,18 @@ pid_t qemu_start(struct lab_run *r, const struct topology *t, int hi, const char
 	const struct topo_host *h = &t->hosts[hi];
 	struct lab_guest *g = &r->guests[hi];
 	struct argv a = { 0 };
-	char log[PATH_MAX + 32];
+	char log[PATH_MAX + 32], console[PATH_MAX + 32];
 	struct spawn_opts so = { .netns = r->netns, .setsid = true, .out = log };
 	pid_t pid;
 
+	pid = lab_console_prepare(r, g, console, sizeof(console));
+	if (pid < 0)
+		return pid;
 	snprintf(log, sizeof(log), "%s/qemu.log", g->dir);
 	argv_add(&a, "qemu-system-x86_64");
 	add_machine(&a, r, h);
 	add_kernel_params(&a, g, h, append);
-	add_devices(&a, g, h);
+	add_devices(&a, g, h, console);
 	write_cmdline(g, &a);
 	pid = spawn(a.v, &so);
 	argv_free(&a);

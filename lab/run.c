@@ -285,7 +285,8 @@ static int up_start_guests(const struct lab_up_opts *o, const struct topology *t
 }
 
 /* One look at a booting guest: 1 ready, 0 not yet, -1 failed. */
-static int guest_poll(const struct lab_up_opts *o, struct lab_guest *g, double tq)
+static int guest_poll(const struct lab_up_opts *o, const struct lab_run *r, struct lab_guest *g,
+		      double tq)
 {
 	double t = now_s() - tq;
 	char path[PATH_MAX + 32];
@@ -293,7 +294,7 @@ static int guest_poll(const struct lab_up_opts *o, struct lab_guest *g, double t
 
 	if (!proc_alive(g->pid, g->start)) {
 		pr_warn("%s: QEMU (pid %d) ended before the guest was ready", g->name, g->pid);
-		console_tail(g, 25);
+		console_tail(r, g, 25);
 		return -1;
 	}
 	if (g->t_kernel < 0) {
@@ -316,7 +317,7 @@ static int guest_poll(const struct lab_up_opts *o, struct lab_guest *g, double t
 	if (t > o->timeout_s) {
 		pr_warn("%s: not ready after %d s (%s)", g->name, o->timeout_s,
 			g->t_kernel < 0 ? "guest-init never started" : "guest-init never signalled ready");
-		console_tail(g, 25);
+		console_tail(r, g, 25);
 		return -1;
 	}
 	return 0;
@@ -335,7 +336,7 @@ static int up_wait_ready(const struct lab_up_opts *o, struct lab_run *r, double 
 
 			if (r->guests[h].t_ready >= 0)
 				continue;
-			st = guest_poll(o, &r->guests[h], tq);
+			st = guest_poll(o, r, &r->guests[h], tq);
 			if (st < 0)
 				return LAB_FAIL;
 			ready += st;
@@ -437,7 +438,8 @@ int lab_down(struct lab_run *r, bool quiet)
 		pr_warn("couldn't delete netns %s: %s", r->netns, err);
 		ret = LAB_FAIL;
 	}
-	if (r->results[0] && file_exists(r->results)) {
+	/* after the QEMUs ended: the whole console, up to the guest's last word */
+	if (r->results[0]) {
 		snprintf(path, sizeof(path), "%s/splats.txt", r->results);
 		f = fopen(path, "w");
 		splats = lab_scan_splats(r, f);
@@ -457,7 +459,8 @@ int lab_down(struct lab_run *r, bool quiet)
 		rm_rf(r->statedir);
 	}
 	if (!quiet)
-		printf("run %s down%s%s\n", r->id, splats ? ": kernel splats found, see " : "",
+		printf("run %s down%s%s\n", r->id,
+		       splats ? ": kernel splats (or a console with no evidence) found, see " : "",
 		       splats ? path : "");
 	if (splats)
 		ret = LAB_FAIL;

@@ -120,7 +120,11 @@ int lab_netem_tap(struct lab_run *r, const char *host, const char *iface, char *
 int lab_tap_stats(struct lab_run *r, const char *host, const char *iface, const char *path);
 int lab_capture_start(struct lab_run *r, const char *segment);
 void lab_status(struct lab_run *r, FILE *f);
-/* Scan every console for splats; quote them to f. Returns how many. */
+/*
+ * Scan every started guest's whole console for splats; quote them to f.
+ * Returns how many, plus one per console that is missing, empty or
+ * unreadable (no evidence is not a clean run).
+ */
 int lab_scan_splats(const struct lab_run *r, FILE *f);
 int lab_shell(struct lab_run *r, const char *host);
 /* Run ids that have a state dir, and bpfwire-* netns without one. */

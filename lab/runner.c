@@ -308,14 +308,11 @@ static int run_steps(struct runner *rn, int failed, char *reason, size_t rlen)
 	return failed;
 }
 
-/* The lab is up: trace, steps, trace report, console scan. Returns the verdict. */
-static int run_on_lab(struct runner *rn, const struct runner_opts *o, char *reason, size_t rlen,
-		      int *splats, char **splat_text)
+/* The lab is up: trace, steps, trace report. Returns the verdict. */
+static int run_on_lab(struct runner *rn, const struct runner_opts *o, char *reason, size_t rlen)
 {
 	long trace_pids[TOPO_MAX_HOSTS] = { 0 };
-	size_t splat_len = 0;
 	int failed = 0;
-	FILE *mf;
 
 	if (o->trace && trace_start(rn, trace_pids, reason, rlen)) {
 		failed = LAB_FAIL;
@@ -332,13 +329,37 @@ static int run_on_lab(struct runner *rn, const struct runner_opts *o, char *reas
 			failed = LAB_FAIL;
 		}
 	}
+	return failed;
+}
+
+/*
+ * Tear down (unless --keep), then scan: QEMU has ended, so the consoles hold
+ * everything the guests said, teardown included. A splat, a console with no
+ * evidence or a failed teardown turns PASS into FAIL.
+ */
+static int finish_lab(struct runner *rn, const struct runner_opts *o, int failed, char *reason,
+		      size_t rlen, int *splats, char **splat_text)
+{
+	size_t splat_len = 0;
+	int down = 0;
+	FILE *mf;
+
+	if (o->keep && !lab_interrupted)
+		printf("lab left up (--keep): bpfwire-lab status %s; bpfwire-lab down %s\n",
+		       rn->lab->id, rn->lab->id);
+	else
+		down = lab_down(rn->lab, false);
 	mf = open_memstream(splat_text, &splat_len);
 	*splats = lab_scan_splats(rn->lab, mf ? mf : stderr);
 	if (mf)
 		fclose(mf);
 	if (*splats > 0) {
 		if (!failed)
-			snprintf(reason, rlen, "%d kernel splat(s) in the consoles", *splats);
+			snprintf(reason, rlen, "%d kernel splat(s) or console(s) with no evidence, "
+				 "quoted under 'console splats'", *splats);
+		failed = LAB_FAIL;
+	} else if (down && !failed) {
+		snprintf(reason, rlen, "the lab's teardown failed (see the output above)");
 		failed = LAB_FAIL;
 	}
 	return failed;
@@ -348,7 +369,7 @@ int runner_run(const char *name, const struct runner_opts *o)
 {
 	struct runner rn = { 0 };
 	struct lab_up_opts up = { .accel = o->accel ? o->accel : "auto", .capture = !o->no_capture,
-				  .kernel = o->kernel, .timeout_s = 120 };
+				  .kernel = o->kernel, .append = o->append, .timeout_s = 120 };
 	char reason[1024] = "", *splat_text = NULL;
 	int splats = 0, failed;
 
@@ -375,17 +396,12 @@ int runner_run(const char *name, const struct runner_opts *o)
 		snprintf(reason, sizeof(reason), "the lab did not come up (topology %s)", rn.s->topology);
 		failed = LAB_FAIL;
 	} else {
-		failed = run_on_lab(&rn, o, reason, sizeof(reason), &splats, &splat_text);
+		failed = run_on_lab(&rn, o, reason, sizeof(reason));
+		failed = finish_lab(&rn, o, failed, reason, sizeof(reason), &splats, &splat_text);
 	}
 	write_summary(&rn, failed ? "FAIL" : "PASS", reason, splats, splat_text);
-	if (rn.lab) {
-		if (o->keep && !lab_interrupted)
-			printf("lab left up (--keep): bpfwire-lab status %s; bpfwire-lab down %s\n",
-			       rn.lab->id, rn.lab->id);
-		else
-			lab_down(rn.lab, false);
+	if (rn.lab)
 		lab_free(rn.lab);
-	}
 	printf("%s: %s%s%s\n", rn.s->name, failed ? "FAIL" : "PASS", reason[0] ? ": " : "", reason);
 	printf("traces: %s (summary.txt, summary.json, consoles, pcaps)\n", rn.results);
 	free(splat_text);

@@ -10,6 +10,7 @@ struct runner_opts {
 	const char *results;	/* NULL: ./results/NAME-YYYYmmdd-HHMMSS */
 	const char *kernel;	/* NULL: the lab's default */
 	const char *accel;	/* auto, kvm, tcg */
+	const char *append;	/* extra kernel parameters for every guest */
 	bool keep;		/* leave the lab up afterwards */
 	bool no_capture;	/* no tcpdump on the segments */
 	bool trace;		/* run bpfwire-trace in every guest (trace/) */

@@ -1,21 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The guests' consoles: the splat scan after a run, the tail after a failure. */
+/*
+ * The guests' consoles: where they live, the splat scan after a run, the
+ * tail after a failure. A console is evidence, so it lives in RUN/consoles/,
+ * outside every share a guest can write.
+ */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "errnames.h"
 #include "lab.h"
 #include "log.h"
 #include "splat.h"
 
-void console_tail(const struct lab_guest *g, int lines)
+int lab_console_path(const struct lab_run *r, const struct lab_guest *g, char *buf, size_t len)
 {
-	char path[PATH_MAX + 16], *text;
-	size_t len;
+	int n = snprintf(buf, len, "%s/consoles/%s.log", r->results, g->name);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int lab_console_prepare(const struct lab_run *r, const struct lab_guest *g, char *buf, size_t len)
+{
+	char dir[PATH_MAX + 16];
+	int e;
+
+	snprintf(dir, sizeof(dir), "%s/consoles", r->results);
+	e = mkdir_p(dir, 0755);
+	return e ? e : lab_console_path(r, g, buf, len);
+}
+
+void console_tail(const struct lab_run *r, const struct lab_guest *g, int lines)
+{
+	char path[PATH_MAX + 32], *text;
+	size_t len = 0;
 	int seen = 0;
 	char *p;
 
-	snprintf(path, sizeof(path), "%s/console.log", g->dir);
+	lab_console_path(r, g, path, sizeof(path));
 	text = read_file(path, &len);
 	if (!text || !len) {
 		pr_warn("%s: the console (%s) is empty", g->name, path);
@@ -36,24 +59,45 @@ void console_tail(const struct lab_guest *g, int lines)
 }
 
 /*
- * The whole console, NUL bytes included: a console that QEMU truncated
- * starts with NULs, and a scan that stopped at the first would miss it all.
+ * One guest's console. A console that is missing, empty or unreadable is
+ * no evidence, not a clean run: it counts as one finding, with the reason.
  */
+static int scan_console(const struct lab_run *r, const struct lab_guest *g, FILE *f)
+{
+	char path[PATH_MAX + 32], label[PATH_MAX + 64], *text;
+	size_t len = 0;
+	int found;
+
+	if (lab_console_path(r, g, path, sizeof(path))) {
+		if (f)
+			fprintf(f, "%s: the console path is too long: no evidence, counted as a splat\n",
+				g->name);
+		return 1;
+	}
+	text = read_file(path, &len);
+	if (!text || !len) {
+		if (f)
+			fprintf(f, "%s (%s): console %s: no evidence, counted as a splat\n", g->name,
+				path, text ? "empty" : errno_str(errno));
+		free(text);
+		return 1;
+	}
+	snprintf(label, sizeof(label), "%s (%s)", g->name, path);
+	/* All len bytes, NULs included: a truncated console starts with NULs. */
+	found = splat_scan(text, len, f, label);
+	free(text);
+	return found;
+}
+
 int lab_scan_splats(const struct lab_run *r, FILE *f)
 {
 	int found = 0;
 
 	for (int g = 0; g < r->nguests; g++) {
-		char path[PATH_MAX + 16], label[PATH_MAX + 64], *text;
-		size_t len;
-
-		snprintf(path, sizeof(path), "%s/console.log", r->guests[g].dir);
-		text = read_file(path, &len);
-		if (!text)
+		/* a guest whose QEMU never started has no console to lose */
+		if (r->guests[g].pid <= 0)
 			continue;
-		snprintf(label, sizeof(label), "%s (%s)", r->guests[g].name, path);
-		found += splat_scan(text, len, f, label);
-		free(text);
+		found += scan_console(r, &r->guests[g], f);
 	}
 	return found;
 }

@@ -1,0 +1,43 @@
+#!/bin/sh
+# A kernel splat always fails the run (issue 19): a WARNING at level 4 under
+# `--append quiet` fails its scenario and is quoted in summary.txt, and it
+# stays visible after guest root erased every console it can reach.
+# Needs root and a kernel. Usage: test-splat.sh BPFWIRE_LAB SCENARIO_DIR
+lab=$1 dir=$2
+kernel=${BPFWIRE_KERNEL:-$BPFWIRE_BUILD_ROOT/kernel/bzImage}
+[ -f "$kernel" ] || kernel=$BPFWIRE_SOURCE_ROOT/build/kernel/bzImage
+[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }
+[ -f "$kernel" ] || { echo "1..0 # SKIP no kernel (meson compile -C build)"; exit 0; }
+export BPFWIRE_KERNEL=$kernel
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+line='WARNING: bpfwire test splat'
+
+# run_case NAME [RUN OPTIONS]: the scenario must FAIL (exit 1) on the splat
+run_case() {
+	name=$1
+	shift
+	"$lab" run --no-capture --results "$tmp/$name" "$@" "$dir/$name" > "$tmp/$name.log" 2>&1
+	st=$?
+	sum=$tmp/$name/summary.txt
+	[ "$st" = 1 ]; t $? "$name: the run fails (exit $st)"
+	head -1 "$sum" 2>/dev/null | grep -q ": FAIL: .*splat"
+	t $? "$name: summary.txt's verdict is FAIL for the splat ($(head -1 "$sum" 2>/dev/null))"
+	grep -q "^    .*$line" "$sum" 2>/dev/null
+	t $? "$name: summary.txt quotes the console line '$line'"
+	grep -q "^  ok   line .* check  .*k.in_log == 1" "$sum" 2>/dev/null
+	t $? "$name: every step ran and passed: only the splat fails the run"
+	if [ $fail != 0 ]; then
+		sed 's/^/#   /' "$tmp/$name.log" "$sum" 2>/dev/null
+	fi
+}
+
+run_case kmsg-quiet --append quiet
+run_case console-erased
+# the consoles are outside the guests' shares and stay with the results
+[ -s "$tmp/console-erased/consoles/lone.log" ]
+t $? "console-erased: RUN/consoles/lone.log survived the guest"
+echo "1..$n"
+exit $fail
