@@ -284,6 +284,30 @@ static int up_start_guests(const struct lab_up_opts *o, const struct topology *t
 	return LAB_OK;
 }
 
+/*
+ * guest-init's first reason for a failed setup (stage.failed in the share),
+ * as a warning; false when it gave none. Guest-written: one printable line.
+ */
+static bool init_failed(const struct lab_guest *g)
+{
+	char path[PATH_MAX + 32], *text, *p;
+
+	snprintf(path, sizeof(path), "%s/stage.failed", g->dir);
+	text = read_file(path, NULL);
+	if (!text || !*text) {	/* not yet, or still being written */
+		free(text);
+		return false;
+	}
+	for (p = text; *p && *p != '\n' && p - text < 480; p++)
+		if (!isprint((unsigned char)*p))
+			*p = '?';
+	*p = '\0';
+	pr_warn("%s: boot failed, guest-init's setup failed: %s (every failure: %s/init.log)",
+		g->name, text, g->dir);
+	free(text);
+	return true;
+}
+
 /* One look at a booting guest: 1 ready, 0 not yet, -1 failed. */
 static int guest_poll(const struct lab_up_opts *o, const struct lab_run *r, struct lab_guest *g,
 		      double tq)
@@ -292,6 +316,8 @@ static int guest_poll(const struct lab_up_opts *o, const struct lab_run *r, stru
 	char path[PATH_MAX + 32];
 	struct qga q;
 
+	if (init_failed(g))
+		return -1;
 	if (!proc_alive(g->pid, g->start)) {
 		pr_warn("%s: QEMU (pid %d) ended before the guest was ready", g->name, g->pid);
 		console_tail(r, g, 25);
