@@ -26,11 +26,31 @@ void qemu_choose_accel(struct lab_run *r, const char *accel, char *why, size_t w
 /* Starts guest hi's QEMU in the run's netns; its pid or -errno. */
 pid_t qemu_start(struct lab_run *r, const struct topology *t, int hi, const char *append);
 
+/*
+ * rootview.c: the guests' root, a read-only view of the system trees and the
+ * kept trees, built on the empty directory dir in a private mount namespace.
+ * rootview_enter is a spawn_opts.child_setup for QEMU: 0 or -errno.
+ */
+#define ROOTVIEW_KEEP_MAX 4
+struct rootview {
+	const char *dir;
+	const char *keep[ROOTVIEW_KEEP_MAX];	/* absolute paths, NULL-terminated if fewer */
+};
+int rootview_enter(void *arg);
+
 /* net.c: the netns with its bridges and taps, dnsmasq, one tcpdump per segment. */
 int net_up(struct lab_run *r, const struct topology *t, bool capture);
 int net_start_tcpdump(struct lab_run *r, int s);
 
 /* guest.c */
+/*
+ * FILE (relative) in a guest's share DIR, created anew for the host to write:
+ * no component may be a link, an old FILE is unlinked first and the new one
+ * made with O_EXCL, so nothing the guest left there is followed. fd or -errno.
+ */
+int share_create(const char *dir, const char *file);
+/* The same as a FILE; NULL with errno set. */
+FILE *share_fopen(const char *dir, const char *file);
 int guest_write_setup(const struct lab_run *r, const struct topology *t, int hi);
 /* One qemu-ga client per guest at a time: an flock'd fd, or -1. */
 int guest_lock(const struct lab_run *r, const char *host);

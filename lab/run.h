@@ -115,9 +115,10 @@ int lab_link(struct lab_run *r, const char *host, const char *iface, bool up, en
 int lab_netem(struct lab_run *r, const char *host, const char *iface, char *const args[]);
 /* The same on the NIC's tap in the lab netns (needs sch_netem in the host kernel). */
 int lab_netem_tap(struct lab_run *r, const char *host, const char *iface, char *const args[]);
-/* `ip -s -j link show` of IFACE's tap, written to PATH: drops between the
- * bridge and the guest show there, not in the guest. */
-int lab_tap_stats(struct lab_run *r, const char *host, const char *iface, const char *path);
+/* `ip -s -j link show` of IFACE's tap, written to FILE (relative) in HOST's
+ * share, never through a link: drops between the bridge and the guest show
+ * there, not in the guest. */
+int lab_tap_stats(struct lab_run *r, const char *host, const char *iface, const char *file);
 int lab_capture_start(struct lab_run *r, const char *segment);
 void lab_status(struct lab_run *r, FILE *f);
 /*

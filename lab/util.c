@@ -253,12 +253,14 @@ pid_t spawn(char *const argv[], const struct spawn_opts *o)
 			setsid();
 		if (o->netns && (err = enter_netns(o->netns)))
 			goto fail;
+		if (o->child_setup && (err = o->child_setup(o->child_arg)))
+			goto fail;
 		fd = open("/dev/null", O_RDONLY);
 		if (fd >= 0) {
 			dup2(fd, 0);
 			close(fd);
 		}
-		fd = open(o->out ? o->out : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+		fd = open(o->out ? o->out : "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
 		if (fd < 0) {
 			err = -errno;
 			goto fail;
@@ -266,7 +268,7 @@ pid_t spawn(char *const argv[], const struct spawn_opts *o)
 		dup2(fd, 1);
 		close(fd);
 		if (o->err && o->err != o->out) {
-			fd = open(o->err, O_WRONLY | O_CREAT | O_APPEND, 0644);
+			fd = open(o->err, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
 			if (fd < 0) {
 				err = -errno;
 				goto fail;

@@ -31,9 +31,12 @@ long proc_rss_kib(pid_t pid);
 
 struct spawn_opts {
 	const char *netns;	/* enter /run/netns/NAME first; NULL: stay */
-	const char *out;	/* stdout file (appended), NULL: /dev/null */
+	const char *out;	/* stdout file (appended, never through a link), NULL: /dev/null */
 	const char *err;	/* stderr file (appended), NULL: same as out */
 	bool setsid;		/* new session: survives the lab's terminal */
+	/* in the child after the netns, before exec: 0 or -errno (fails the spawn) */
+	int (*child_setup)(void *arg);
+	void *child_arg;
 };
 /* fork + exec; returns the child's pid or -errno. */
 pid_t spawn(char *const argv[], const struct spawn_opts *o);
