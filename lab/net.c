@@ -3,11 +3,14 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "errnames.h"
 #include "lab.h"
@@ -51,20 +54,37 @@ static int write_netns_batch(const struct lab_run *r, const struct topology *t, 
 	return fclose(f) ? -errno : 0;
 }
 
+/* An unprivileged user for the daemons once their sockets are open. */
+static const char *daemon_user(const char *own)
+{
+	return getpwnam(own) ? own : "nobody";
+}
+
+/*
+ * tcpdump drops to its own user (-Z) once the capture is open, so it writes
+ * the pcap to stdout, which the lab opened (truncated, never through a
+ * link): the user needs no access to the results tree.
+ */
 int net_start_tcpdump(struct lab_run *r, int s)
 {
 	struct lab_segment *seg = &r->segments[s];
 	char log[PATH_MAX + 32];
 	struct argv a = { 0 };
-	struct spawn_opts so = { .netns = r->netns, .setsid = true };
+	struct spawn_opts so = { .netns = r->netns, .setsid = true, .out = seg->pcap, .err = log };
 	pid_t pid;
+	int fd;
 
 	snprintf(log, sizeof(log), "%s/segments/%s.tcpdump.log", r->results, seg->name);
-	so.out = log;
+	fd = open(seg->pcap, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		pr_warn("couldn't create %s: %s", seg->pcap, errno_str(-errno));
+		return -1;
+	}
+	close(fd);
 	argv_add(&a, "tcpdump"); argv_add(&a, "-i"); argv_add(&a, "%s", seg->bridge);
-	argv_add(&a, "-w"); argv_add(&a, "%s", seg->pcap);
+	argv_add(&a, "-w"); argv_add(&a, "-");
 	argv_add(&a, "-U"); argv_add(&a, "-n"); argv_add(&a, "-s"); argv_add(&a, "0");
-	argv_add(&a, "--immediate-mode"); argv_add(&a, "-Z"); argv_add(&a, "root");
+	argv_add(&a, "--immediate-mode"); argv_add(&a, "-Z"); argv_add(&a, "%s", daemon_user("tcpdump"));
 	pid = spawn(a.v, &so);
 	argv_free(&a);
 	if (pid < 0) {
@@ -106,7 +126,10 @@ static int start_dnsmasq(struct lab_run *r, const struct topology *t)
 	snprintf(leases, sizeof(leases), "%s/dnsmasq.leases", r->statedir);
 	so.out = log;
 	argv_add(&a, "dnsmasq"); argv_add(&a, "--keep-in-foreground"); argv_add(&a, "--conf-file=/dev/null");
-	argv_add(&a, "--port=0"); argv_add(&a, "--bind-interfaces"); argv_add(&a, "--user=root");
+	argv_add(&a, "--port=0"); argv_add(&a, "--bind-interfaces");
+	/* drops root once its sockets and the lease file are open */
+	argv_add(&a, "--user=%s", daemon_user("dnsmasq")); argv_add(&a, "--group=nogroup");
+	argv_add(&a, "--pid-file");	/* none: the lab keeps the pid */
 	argv_add(&a, "--log-dhcp"); argv_add(&a, "--log-facility=-");
 	argv_add(&a, "--no-ping");	/* no 3 s ICMP check before each offer */
 	argv_add(&a, "--dhcp-leasefile=%s", leases);

@@ -152,12 +152,19 @@ static void add_machine(struct argv *a, const struct lab_run *r, const struct to
 
 /* Shares, QMP, qemu-ga, serial ports and NICs. */
 static void add_devices(struct argv *a, const struct lab_guest *g, const struct topo_host *h,
-			const char *console)
+			const char *console, const char *root)
 {
-	/* host / read-only, and the guest's writable results share */
-	argv_add(a, "-fsdev"); argv_add(a, "local,id=root,path=/,readonly=on,security_model=none,multidevs=remap");
+	/*
+	 * The root: the read-only view rootview.c builds (multidevs=remap: it
+	 * spans file systems). The results share is mapped-xattr: what the
+	 * guest makes is a plain root-owned 0644/0755 file or directory on the
+	 * host, its mode, owner, device numbers and link targets kept in
+	 * user.virtfs.* xattrs, so no setuid file, device node or symlink of the
+	 * guest's ever exists on the host.
+	 */
+	argv_add(a, "-fsdev"); argv_add(a, "local,id=root,path=%s,readonly=on,security_model=none,multidevs=remap", root);
 	argv_add(a, "-device"); argv_add(a, "virtio-9p-pci,fsdev=root,mount_tag=/dev/root");
-	argv_add(a, "-fsdev"); argv_add(a, "local,id=results,path=%s,security_model=none", g->dir);
+	argv_add(a, "-fsdev"); argv_add(a, "local,id=results,path=%s,security_model=mapped-xattr,fmode=0644,dmode=0755", g->dir);
 	argv_add(a, "-device"); argv_add(a, "virtio-9p-pci,fsdev=results,mount_tag=results");
 	/* QMP, qemu-ga, console file, interactive shell on ttyS1 */
 	argv_add(a, "-chardev"); argv_add(a, "socket,id=qmp,path=%s,server=on,wait=off", g->qmp);
@@ -179,13 +186,12 @@ static void add_devices(struct argv *a, const struct lab_guest *g, const struct 
 /* RUN/hosts/NAME/qemu.cmdline: the command, to rerun a guest by hand. */
 static void write_cmdline(const struct lab_guest *g, const struct argv *a)
 {
-	char path[PATH_MAX + 16];
-	FILE *f;
+	FILE *f = share_fopen(g->dir, "qemu.cmdline");
 
-	snprintf(path, sizeof(path), "%s/qemu.cmdline", g->dir);
-	f = fopen(path, "w");
 	if (!f)
 		return;
+	fprintf(f, "# The root share's path is a view that exists only in QEMU's own mount\n"
+		   "# namespace (lab/rootview.c); by hand, give it a directory of your own.\n");
 	for (int i = 0; i < a->n; i++) {
 		char q[2048];
 
@@ -201,18 +207,31 @@ pid_t qemu_start(struct lab_run *r, const struct topology *t, int hi, const char
 	const struct topo_host *h = &t->hosts[hi];
 	struct lab_guest *g = &r->guests[hi];
 	struct argv a = { 0 };
-	char log[PATH_MAX + 32], console[PATH_MAX + 32];
-	struct spawn_opts so = { .netns = r->netns, .setsid = true, .out = log };
+	char log[PATH_MAX + 32], console[PATH_MAX + 32], root[PATH_MAX + 32];
+	/* guests see the source, build and results trees at their own paths */
+	struct rootview view = { .dir = root, .keep = { BPFWIRE_SOURCE_ROOT, BPFWIRE_BUILD_ROOT, r->results } };
+	struct spawn_opts so = { .netns = r->netns, .setsid = true, .out = log,
+				 .child_setup = rootview_enter, .child_arg = &view };
 	pid_t pid;
+	int fd;
 
 	pid = lab_console_prepare(r, g, console, sizeof(console));
 	if (pid < 0)
 		return pid;
+	/* the view's mount point: an empty dir on the host, in every namespace but QEMU's */
+	snprintf(root, sizeof(root), "%s/guest-root", r->statedir);
+	if (mkdir(root, 0700) && errno != EEXIST)
+		return -errno;
+	/* qemu.log anew, then appended to by QEMU, never through a link */
+	fd = share_create(g->dir, "qemu.log");
+	if (fd < 0)
+		return fd;
+	close(fd);
 	snprintf(log, sizeof(log), "%s/qemu.log", g->dir);
 	argv_add(&a, "qemu-system-x86_64");
 	add_machine(&a, r, h);
 	add_kernel_params(&a, g, h, append);
-	add_devices(&a, g, h, console);
+	add_devices(&a, g, h, console, root);
 	write_cmdline(g, &a);
 	pid = spawn(a.v, &so);
 	argv_free(&a);

@@ -314,7 +314,7 @@ static int step_tapstats(struct runner *rn, const struct scn_step *st, const cha
 
 	if (share_path(rn, st, text, path, sizeof(path), why, whylen))
 		return -1;
-	if (lab_tap_stats(rn->lab, st->host, st->iface, path)) {
+	if (lab_tap_stats(rn->lab, st->host, st->iface, text)) {
 		why_set(why, whylen, "could not read the tap's counters into %s", path);
 		return -1;
 	}
@@ -337,12 +337,14 @@ static int step_sleep(const struct scn_step *st, char *why, size_t whylen)
 static int step_report(struct runner *rn, const struct scn_step *st, const char *text,
 		       char *why, size_t whylen)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], *data;
 	json_object *o;
 
 	if (share_path(rn, st, text, path, sizeof(path), why, whylen))
 		return -1;
-	o = json_object_from_file(path);
+	data = read_file(path, NULL);	/* O_NOFOLLOW: never a link into the host */
+	o = data ? json_tokener_parse(data) : NULL;
+	free(data);
 	if (!o) {
 		why_set(why, whylen, "%s is missing or not JSON", path);
 		return -1;
