@@ -18,6 +18,8 @@ void lab_add_proc(struct lab_run *r, const char *role, const char *name, pid_t p
 
 /* state.c */
 int lab_load_state(const char *path, struct lab_run *r);
+/* At most 24 of A-Z a-z 0-9 - _: safe as a path component and netns name. */
+bool lab_valid_id(const char *id);
 /* The run ids that have a state dir under LAB_STATE_ROOT. */
 int lab_run_ids(char ids[][LAB_RUN_ID_MAX + 1], int max);
 

@@ -236,8 +236,10 @@ static int do_up(int argc, char **argv, bool bench)
 		ret = lab_down(r, true);
 		lab_free(r);
 	}
-	if (!bench && !ret)
+	if (!bench && !ret) {
+		lab_detach(r);	/* ready: the run outlives this process, for exec and down */
 		lab_free(r);
+	}
 	free(t);
 	return ret;
 }

@@ -8,10 +8,13 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -109,18 +112,6 @@ static int preflight(const struct lab_up_opts *o, const struct topology *t, cons
 	return ok ? 0 : -1;
 }
 
-static bool valid_id(const char *id)
-{
-	size_t n = strlen(id);
-
-	if (!n || n > 24)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)id[i]) && id[i] != '-' && id[i] != '_')
-			return false;
-	return true;
-}
-
 static bool valid_share_path(const char *p)
 {
 	for (; *p; p++)
@@ -136,20 +127,20 @@ static void progress(const struct lab_up_opts *o, double t0, const char *name, c
 	fflush(stdout);
 }
 
-/* Run id, netns, state dir and results dir; nothing is created yet. */
-static int up_names(const struct lab_up_opts *o, const struct topology *t, struct lab_run *r)
+/* Run id (attempt k of a generated one), netns, state dir and results dir; nothing is created yet. */
+static int up_names(const struct lab_up_opts *o, const struct topology *t, struct lab_run *r, unsigned k)
 {
 	char path[PATH_MAX];
 
 	if (o->run_id) {
-		if (!valid_id(o->run_id)) {
+		if (!lab_valid_id(o->run_id)) {
 			pr_warn("bad run id '%s' (at most 24 of A-Z a-z 0-9 - _)", o->run_id);
 			return LAB_EUSAGE;
 		}
 		snprintf(r->id, sizeof(r->id), "%s", o->run_id);
 	} else {
 		snprintf(r->id, sizeof(r->id), "%.16s-%04x", t->name,
-			 (unsigned)((getpid() * 2654435761u) ^ (unsigned)time(NULL)) & 0xffff);
+			 (unsigned)(((getpid() + k * 40503u) * 2654435761u) ^ (unsigned)time(NULL)) & 0xffff);
 		for (char *p = r->id; *p; p++)
 			if (!isalnum((unsigned char)*p) && *p != '-')
 				*p = '-';
@@ -400,6 +391,146 @@ static int up_boot(const struct lab_up_opts *o, const struct topology *t, struct
 	return ret;
 }
 
+/*
+ * Take the run id: one mkdir() of its state dir, which fails on EEXIST, so
+ * of two `up --run ID` exactly one wins and the other touches nothing of
+ * the winner's. A generated id that is taken (or whose default results dir
+ * exists) is drawn again.
+ */
+static int claim_run(const struct lab_up_opts *o, const struct topology *t, struct lab_run *r)
+{
+	for (unsigned k = 0; k < 16; k++) {
+		int ret = up_names(o, t, r, k);
+
+		if (ret)
+			return ret;
+		if (!o->run_id && !o->results && file_exists(r->results))
+			continue;
+		ret = mkdir_p(LAB_STATE_ROOT, 0755);
+		if (ret) {
+			pr_warn("couldn't create %s: %s", LAB_STATE_ROOT, errno_str(ret));
+			return LAB_FAIL;
+		}
+		if (mkdir(r->statedir, 0700)) {
+			int e = errno;
+
+			if (e == EEXIST && !o->run_id)
+				continue;
+			if (e != EEXIST) {
+				pr_warn("couldn't create %s: %s", r->statedir, errno_str(e));
+				return LAB_FAIL;
+			}
+			pr_warn("run %s is already up or coming up (%s exists): pick another --run, "
+				"or end it with `bpfwire-lab down --run %s`", r->id, r->statedir, r->id);
+			return LAB_EUSAGE;
+		}
+		if (netns_exists(r->netns)) {
+			/* not ours to delete: a crashed run's, for `down --all` */
+			rmdir(r->statedir);
+			pr_warn("netns %s exists without a run: `bpfwire-lab down --all` removes it", r->netns);
+			return LAB_FAIL;
+		}
+		return LAB_OK;
+	}
+	pr_warn("couldn't find a free run id for %s: pass --run ID", t->name);
+	return LAB_FAIL;
+}
+
+/*
+ * The reaper: a child in a session of its own (meson's SIGKILL goes to the
+ * lab's process group, and QEMU, tcpdump and dnsmasq run in sessions of
+ * their own, so nothing else would end them). It holds the read end of a
+ * pipe whose write end only the lab has (O_CLOEXEC: no child inherits it).
+ * EOF without a word means the lab died while it owned the run: tear the
+ * run down from its state file. 'D' (lab_down ran) or 'H' (handed over
+ * to later commands, see lab_detach) make it exit quietly.
+ */
+static void reaper_main(struct lab_run *snap, int rfd)
+{
+	struct lab_run *r = NULL;
+	char c, log[PATH_MAX + 32];
+	ssize_t n;
+	int fd = open("/dev/null", O_RDWR), lab = (int)getppid();
+
+	setsid();
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	lab_interrupted = 0;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (rfd != 3) {
+		dup2(rfd, 3);
+		rfd = 3;
+	}
+	close_range(4, ~0U, 0);	/* nothing of the lab's, above all no other pipe */
+	do
+		n = read(rfd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n == 1)
+		_exit(0);
+	snprintf(log, sizeof(log), "%s/reaper.log", snap->results);
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+	}
+	pr_warn("run %s: the lab (pid %d) died while it owned the run: tearing it down",
+		snap->id, lab);
+	/* the state file knows the pids; before it exists, the names suffice */
+	if (lab_open(snap->id, &r) == LAB_OK)
+		snap = r;
+	snprintf(snap->status, sizeof(snap->status), "failed");
+	lab_down(snap, false);
+	_exit(0);
+}
+
+static int guard_start(struct lab_run *r)
+{
+	int pfd[2];
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC)) {
+		pr_warn("couldn't create the reaper's pipe: %s", errno_str(errno));
+		return LAB_FAIL;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		pr_warn("couldn't fork the reaper: %s", errno_str(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return LAB_FAIL;
+	}
+	if (pid == 0) {
+		close(pfd[1]);
+		reaper_main(r, pfd[0]);
+	}
+	close(pfd[0]);
+	r->guard_fd = pfd[1];
+	return LAB_OK;
+}
+
+/* Tell the reaper why it is no longer needed ('D' down, 'H' handed over). */
+static void guard_release(struct lab_run *r, char why)
+{
+	ssize_t n;
+
+	if (r->guard_fd < 0)
+		return;
+	n = write(r->guard_fd, &why, 1);
+	(void)n;
+	close(r->guard_fd);
+	r->guard_fd = -1;
+}
+
+void lab_detach(struct lab_run *r)
+{
+	guard_release(r, 'H');
+}
+
 int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run **out)
 {
 	struct lab_run *r = calloc(1, sizeof(*r));
@@ -409,17 +540,16 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 	*out = NULL;
 	if (!r)
 		return LAB_FAIL;
+	r->guard_fd = -1;
 	snprintf(r->status, sizeof(r->status), "booting");	/* "ready" only at the end */
 	snprintf(r->kernel, sizeof(r->kernel), "%s", o->kernel ? o->kernel : lab_default_kernel());
-	ret = preflight(o, t, r->kernel) ? LAB_FAIL : up_names(o, t, r);
-	if (!ret && (file_exists(r->statedir) || netns_exists(r->netns))) {
-		pr_warn("run %s already exists (%s): pick another --run or `bpfwire-lab down --run %s`",
-			r->id, r->statedir, r->id);
-		ret = LAB_FAIL;
-	}
+	ret = preflight(o, t, r->kernel) ? LAB_FAIL : claim_run(o, t, r);
 	if (!ret) {
 		/* From here on the run is ours: every failure goes through teardown. */
 		claimed = true;
+		ret = guard_start(r);
+	}
+	if (!ret) {
 		if (!realpath(t->path, r->topology))
 			snprintf(r->topology, sizeof(r->topology), "%s", t->path);
 		snprintf(r->topo_name, sizeof(r->topo_name), "%s", t->name);
@@ -452,6 +582,12 @@ int lab_down(struct lab_run *r, bool quiet)
 	for (int i = r->nprocs - 1; i >= 0; i--) {
 		struct lab_proc *p = &r->procs[i];
 
+		/* no start time, no identity: that pid may be anyone's by now */
+		if (!p->start) {
+			if (p->pid > 0)
+				pr_warn("not signalling %s %s (pid %d): no start time recorded", p->role, p->name, p->pid);
+			continue;
+		}
 		if (!proc_alive(p->pid, p->start))
 			continue;
 		if (proc_kill(p->pid, p->start, 3000)) {
@@ -484,6 +620,7 @@ int lab_down(struct lab_run *r, bool quiet)
 			lab_save(r);
 		rm_rf(r->statedir);
 	}
+	guard_release(r, 'D');
 	if (!quiet)
 		printf("run %s down%s%s\n", r->id,
 		       splats ? ": kernel splats (or a console with no evidence) found, see " : "",

@@ -77,6 +77,7 @@ struct lab_run {
 	struct lab_proc procs[LAB_MAX_PROCS];
 	struct lab_guest guests[TOPO_MAX_HOSTS];
 	struct lab_segment segments[TOPO_MAX_SEGMENTS];
+	int guard_fd;			/* pipe to the run's reaper; -1: none */
 };
 
 struct lab_up_opts {
@@ -97,6 +98,13 @@ enum { LAB_OK = 0, LAB_FAIL = 1, LAB_EUSAGE = 2 };
 
 const char *lab_default_kernel(void);
 int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run **out);
+/*
+ * lab_up's run is guarded by a reaper process that tears it down if this
+ * process dies before lab_down (SIGKILL included). lab_detach hands the
+ * run over instead: it stays up for later commands (what `up` does);
+ * lab_free without lab_down does the same.
+ */
+void lab_detach(struct lab_run *r);
 /* Load a run from its state file; id NULL picks the only one. */
 int lab_open(const char *id, struct lab_run **out);
 /* Tear down (certain, idempotent). Returns 0, or 1 if a console had a splat. */

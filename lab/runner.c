@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -215,16 +216,40 @@ static void write_summary(struct runner *rn, const char *verdict, const char *re
 	json_object_put(root);
 }
 
-/* ./results/NAME-STAMP; -1 when that path does not fit. */
+/*
+ * ./results/NAME-STAMP, or NAME-STAMP-N when a run started in the same
+ * second took that: the dir is claimed by one mkdir(), never shared.
+ */
 static int default_results(const char *name, char *out, size_t len)
 {
-	char cwd[PATH_MAX], stamp[32];
+	char cwd[PATH_MAX], stamp[32], parent[PATH_MAX + 16];
 	time_t now = time(NULL);
 
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), ".");
-	return snprintf(out, len, "%s/results/%s-%s", cwd, name, stamp) >= (int)len ? -1 : 0;
+	snprintf(parent, sizeof(parent), "%s/results", cwd);
+	if (mkdir_p(parent, 0755)) {
+		pr_warn("run: can't create %s: %s", parent, errno_str(errno));
+		return -1;
+	}
+	for (int i = 1; i < 100; i++) {
+		int n = i == 1 ? snprintf(out, len, "%s/%s-%s", parent, name, stamp)
+			       : snprintf(out, len, "%s/%s-%s-%d", parent, name, stamp, i);
+
+		if (n >= (int)len) {
+			pr_warn("run: the results path for %s is too long", name);
+			return -1;
+		}
+		if (!mkdir(out, 0755))
+			return 0;
+		if (errno != EEXIST) {
+			pr_warn("run: can't create %s: %s", out, errno_str(errno));
+			return -1;
+		}
+	}
+	pr_warn("run: no free results dir %s/%s-%s-N", parent, name, stamp);
+	return -1;
 }
 
 /* Parse the scenario and its topology, check one against the other, make RUN/steps. */
@@ -250,10 +275,8 @@ static int runner_prepare(struct runner *rn, const char *name, const struct runn
 	}
 	if (o->results)
 		snprintf(rn->results, sizeof(rn->results), "%s", o->results);
-	else if (default_results(rn->s->name, rn->results, sizeof(rn->results))) {
-		pr_warn("run: the results path for %s is too long", rn->s->name);
+	else if (default_results(rn->s->name, rn->results, sizeof(rn->results)))
 		return LAB_EUSAGE;
-	}
 	snprintf(path, sizeof(path), "%s/steps", rn->results);
 	if (mkdir_p(path, 0755)) {
 		pr_warn("run: can't create %s: %s", path, errno_str(errno));

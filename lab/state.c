@@ -3,6 +3,7 @@
  * The run's state file, STATEDIR/state.json (copied to RESULTS/state.json),
  * and what reads it: open, list, status.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <json-c/json.h>
@@ -138,6 +139,7 @@ int lab_load_state(const char *path, struct lab_run *r)
 		return -1;
 	}
 	memset(r, 0, sizeof(*r));
+	r->guard_fd = -1;
 	get_str(o, "run", r->id, sizeof(r->id));
 	get_str(o, "netns", r->netns, sizeof(r->netns));
 	get_str(o, "statedir", r->statedir, sizeof(r->statedir));
@@ -201,6 +203,28 @@ int lab_load_state(const char *path, struct lab_run *r)
 	return 0;
 }
 
+bool lab_valid_id(const char *id)
+{
+	size_t n = strlen(id);
+
+	if (!n || n > 24)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)id[i]) && id[i] != '-' && id[i] != '_')
+			return false;
+	return true;
+}
+
+/* A state file names its own run, netns and state dir: down acts on those. */
+static bool state_is_of(const struct lab_run *r, const char *id)
+{
+	char netns[64], statedir[PATH_MAX];
+
+	snprintf(netns, sizeof(netns), "bpfwire-%s", id);
+	snprintf(statedir, sizeof(statedir), "%s/%s", LAB_STATE_ROOT, id);
+	return !strcmp(r->id, id) && !strcmp(r->netns, netns) && !strcmp(r->statedir, statedir);
+}
+
 int lab_run_ids(char ids[][LAB_RUN_ID_MAX + 1], int max)
 {
 	DIR *d = opendir(LAB_STATE_ROOT);
@@ -213,12 +237,12 @@ int lab_run_ids(char ids[][LAB_RUN_ID_MAX + 1], int max)
 		char p[PATH_MAX];
 		struct stat st;
 
-		if (e->d_name[0] == '.' || strlen(e->d_name) > LAB_RUN_ID_MAX)
+		if (!lab_valid_id(e->d_name))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", LAB_STATE_ROOT, e->d_name);
 		if (stat(p, &st) || !S_ISDIR(st.st_mode))
 			continue;
-		snprintf(ids[n++], LAB_RUN_ID_MAX + 1, "%s", e->d_name);
+		snprintf(ids[n++], LAB_RUN_ID_MAX + 1, "%.*s", LAB_RUN_ID_MAX, e->d_name);
 	}
 	closedir(d);
 	return n;
@@ -231,8 +255,17 @@ int lab_open(const char *id, struct lab_run **out)
 	int n;
 
 	*out = NULL;
-	if (!id)
+	if (!id && getenv("BPFWIRE_RUN")) {
 		id = getenv("BPFWIRE_RUN");
+		if (!lab_valid_id(id)) {
+			pr_warn("bad run id '%s' in $BPFWIRE_RUN (at most 24 of A-Z a-z 0-9 - _)", id);
+			return LAB_EUSAGE;
+		}
+	} else if (id && !lab_valid_id(id)) {
+		/* checked before any path is built from it: no ../ out of the state root */
+		pr_warn("bad run id '%s' (at most 24 of A-Z a-z 0-9 - _)", id);
+		return LAB_EUSAGE;
+	}
 	if (!id) {
 		n = lab_run_ids(ids, 64);
 		if (n == 0) {
@@ -259,12 +292,21 @@ int lab_open(const char *id, struct lab_run **out)
 		free(r);
 		return LAB_FAIL;
 	}
+	if (!state_is_of(r, id)) {
+		pr_warn("%s names run '%s', netns '%s', state dir '%s': not run %s; refusing it",
+			path, r->id, r->netns, r->statedir, id);
+		free(r);
+		return LAB_FAIL;
+	}
 	*out = r;
 	return LAB_OK;
 }
 
+/* Freed without lab_down: the caller leaves the run up on purpose (`up`, `run --keep`). */
 void lab_free(struct lab_run *r)
 {
+	if (r)
+		lab_detach(r);
 	free(r);
 }
 

@@ -161,6 +161,9 @@ int proc_kill(pid_t pid, unsigned long long start, int timeout_ms)
 {
 	double deadline;
 
+	/* no identity given: take it now, so the SIGKILL seconds later can't hit a reused pid */
+	if (!start)
+		start = proc_starttime(pid);
 	if (!proc_alive(pid, start))
 		return 0;
 	kill(pid, SIGTERM);

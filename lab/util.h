@@ -25,7 +25,11 @@ bool find_program(const char *prog, char *out, size_t outlen);
 unsigned long long proc_starttime(pid_t pid);
 /* Alive and not a zombie, and (if start != 0) the same process. */
 bool proc_alive(pid_t pid, unsigned long long start);
-/* SIGTERM, wait up to timeout_ms, then SIGKILL and wait. 0 when gone. */
+/*
+ * SIGTERM, wait up to timeout_ms, then SIGKILL and wait. 0 when gone.
+ * start 0: the process that has pid now (for pids just found alive, never
+ * for recorded ones: lab_down refuses a recorded start of 0).
+ */
 int proc_kill(pid_t pid, unsigned long long start, int timeout_ms);
 long proc_rss_kib(pid_t pid);
 

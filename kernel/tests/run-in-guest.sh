@@ -9,14 +9,16 @@
 #   run-in-guest.sh BPFWIRE_LAB KERNEL_TESTS TOPOLOGY BZIMAGE [FILTER]
 #
 # Pessimistic: the status is a failure until every step has passed, and
-# the guest is torn down on every exit path (EXIT/INT/TERM/HUP traps).
+# the guest is torn down on every exit path: EXIT/INT/TERM/HUP traps, and
+# a guard in a session of its own for a SIGKILL (meson test sends one 0.5 s
+# after its SIGTERM, to our whole process group, `down` included).
 set -u
 
 lab=$1 kt=$(realpath "$2") topo=$3 kernel=$4 filter=${5:-}
 build=${BPFWIRE_BUILD_ROOT:-$(pwd)}
 stamp=$(date +%Y%m%d-%H%M%S)
 run="kernel-$$"
-results="$build/results/kernel-suite-$stamp"
+results="$build/results/kernel-suite-$stamp-$$"	# two runs in one second: two dirs
 out=$(mktemp /tmp/kernel-suite.XXXXXX)
 export BPFWIRE_RUN="$run"
 up=0 status=1
@@ -39,7 +41,17 @@ teardown() {
 		"$lab" down --run "$run" >"$out.down" 2>&1
 		echo $? >"$out.downrc"
 	fi
+	: >"$out.done"	# the guard's cue: the run is down, or was never up
 }
+
+# The guard outlives a SIGKILL of this shell (setsid: not in our process
+# group). It waits for this shell (pid and start time, so not a reused pid)
+# to end, then downs the run unless teardown() said it is done. While `up`
+# runs, the lab's own reaper covers a kill; a second `down` is harmless.
+me=$(cut -d' ' -f22 /proc/$$/stat)
+setsid sh -c 'while [ "$(cut -d" " -f22 /proc/$1/stat 2>/dev/null)" = "$2" ]; do sleep 1; done
+	[ -e "$3.done" ] || "$4" down --run "$5"; rm -f "$3" "$3.down" "$3.downrc" "$3.done"' \
+	guard $$ "$me" "$out" "$lab" "$run" </dev/null >/dev/null 2>&1 &
 trap 'teardown; rm -f "$out" "$out.down" "$out.downrc"; exit $status' EXIT
 trap 'status=130; exit 130' INT
 trap 'status=143; exit 143' TERM
