@@ -41,7 +41,7 @@ tapstats lone eth0 ts.json
 tapstats lone eth0 sub/ts.json
 EOF
 "$lab" run --results "$run" --no-capture "$tmp/confine" > "$tmp/run.log" 2>&1
-echo "# bpfwire-lab run: status $?"
+echo "# bpfwire-lab run: status $? (1 expected: the last tapstats is refused)"
 [ -s "$share/shadow.bytes" ]; t $? "the guest booted and ran the steps"
 
 # (a) nothing the guest made carries a privilege or a link on the host
@@ -54,6 +54,9 @@ left=$(find "$run" -type l | tr '\n' ' ')
 [ "$(cat "$tmp/target")" = precious ]; t $? "tapstats to a guest link's name did not write through it"
 [ ! -e "$tmp/targetdir/ts.json" ]; t $? "tapstats under a guest link to a dir did not write through it"
 grep -q '"ifname"' "$share/ts.json" 2>/dev/null; t $? "tapstats wrote its own file in the share"
+# the run's verdict is FAIL, for the right reason only
+grep -q '^  FAIL line 11 .*tapstats' "$run/summary.txt" 2>/dev/null
+t $? "tapstats under a guest link to a dir is refused (the scenario's only failed step)"
 grep -q '^  ok.*line 8 .*stats' "$run/summary.txt" 2>/dev/null; t $? "the host read the guest's JSON (stats)"
 
 # (b) the host's secrets are not in the guest's root
