@@ -31,9 +31,8 @@ int mkdir_p(const char *path, mode_t mode)
 	return 0;
 }
 
-char *read_file(const char *path, size_t *len)
+static char *read_fd(int fd, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	char *buf = NULL;
 	size_t cap = 0, n = 0;
 	ssize_t r;
@@ -72,6 +71,16 @@ char *read_file(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	return read_fd(open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), len);
+}
+
+char *read_user_file(const char *path, size_t *len)
+{
+	return read_fd(open(path, O_RDONLY | O_CLOEXEC), len);
 }
 
 static int write_flags(const char *path, const char *text, int flags)

@@ -16,6 +16,8 @@
 int mkdir_p(const char *path, mode_t mode);
 /* NUL-terminated and malloc'd; NULL with errno set. len may be NULL. */
 char *read_file(const char *path, size_t *len);
+/* The same for a path the user named, which may well be a symlink. */
+char *read_user_file(const char *path, size_t *len);
 /* Create or truncate, then write; -errno. */
 int write_file(const char *path, const char *text);
 /* Like write_file, but the file must not exist yet (O_EXCL). */

@@ -62,38 +62,6 @@ int rm_rf(const char *path)
 	return rmdir(path) ? -errno : 0;
 }
 
-/* The topology a user names may well be a symlink: common read_file refuses those. */
-char *read_user_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t cap = 0, n = 0, r;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - n < 4096) {
-			char *nb = realloc(buf, cap ? cap * 2 : 8192);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 8192;
-		}
-		r = fread(buf + n, 1, cap - n - 1, f);
-		n += r;
-	} while (r > 0);
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-}
-
 bool find_program(const char *prog, char *out, size_t outlen)
 {
 	const char *path = getenv("PATH");

@@ -16,8 +16,6 @@ extern volatile sig_atomic_t lab_interrupted;
 void lab_install_signals(void);
 
 int rm_rf(const char *path);
-/* A whole file through fopen(): follows symlinks, for paths a user gave. */
-char *read_user_file(const char *path, size_t *len);
 /* First executable named prog in PATH (or prog itself if it has a '/'). */
 bool find_program(const char *prog, char *out, size_t outlen);
 

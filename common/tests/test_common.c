@@ -73,6 +73,9 @@ static void test_files(void)
 	errno = 0;
 	ASSERT_TRUE(read_file(link, NULL) == NULL && errno == ELOOP,
 		    "read_file never follows a symlink");
+	text = read_user_file(link, NULL);
+	ASSERT_STREQ(text, "hello", "read_user_file follows a user's symlink");
+	free(text);
 	ASSERT_OK(write_file_atomic(path, "new"), "write_file_atomic");
 	text = read_file(path, NULL);
 	ASSERT_STREQ(text, "new", "atomic write read back");
