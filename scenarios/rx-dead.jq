@@ -40,7 +40,10 @@ def ctr(s; via): s.status.senders | map(select(.via == via))[0].counters;
           elif $seq[0] > 1 then [[1, $seq[0] - 1]] else [] end)
        + (if ($seq | length) > 0 and $c4.last_seq > $seq[-1] then [[$seq[-1] + 1, $c4.last_seq]] else [] end)
       | sort) as $holes
-    | ($d | map(.ts_ns - $off) | sort) as $arr
+    # the stream's end is the last arrival of either path (netpoll's normally):
+    # a loss at the tail is a pause up to it
+    | ([valid($k; $kid)[], valid($n; $nid)[]] | map(.ts_ns - $off) | max) as $stream_end
+    | ($d | map(.ts_ns - $off) | sort | if length > 0 and $stream_end > .[-1] then . + [$stream_end] else . end) as $arr
     | ([range(1; $arr | length) | {i: ., g: ($arr[.] - $arr[. - 1])}] | max_by(.g)) as $gap
     | { "\(name)_events": $c4.events,
         "\(name)_sent": $c4.sent,
