@@ -39,6 +39,8 @@ struct rootview {
 	const char *keep[ROOTVIEW_KEEP_MAX];	/* absolute paths, NULL-terminated if fewer */
 };
 int rootview_enter(void *arg);
+/* bpfwire-lab confine: the same view around any command. */
+int rootview_cmd(int argc, char **argv);
 
 /* net.c: the netns with its bridges and taps, dnsmasq, one tcpdump per segment. */
 int net_up(struct lab_run *r, const struct topology *t, bool capture);

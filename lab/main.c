@@ -10,6 +10,7 @@
 #include "lab-config.h"
 #include "errnames.h"
 #include "log.h"
+#include "lab.h"
 #include "run.h"
 #include "runner.h"
 #include "util.h"
@@ -34,6 +35,7 @@ static const char usage_main[] =
 "  bench-boot TOPOLOGY    boot, report time to ready and RAM per guest, down\n"
 "  run SCENARIO           run a scenario (lab/runner.c): up, steps, verdict, down\n"
 "  scenarios              list the shipped scenarios\n"
+"  confine DIR -- CMD     run CMD with the guests' read-only root view in DIR\n"
 "\n"
 "Commands after `up` find their run with --run ID, $BPFWIRE_RUN, or as the\n"
 "only run in " LAB_STATE_ROOT ".\n";
@@ -649,6 +651,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc, argv);
 	if (!strcmp(cmd, "scenarios"))
 		return cmd_scenarios(argc, argv);
+	if (!strcmp(cmd, "confine"))
+		return rootview_cmd(argc, argv);
 	pr_warn("unknown command '%s'", cmd);
 	return usage_err(usage_main);
 }

@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -193,4 +194,41 @@ int rootview_enter(void *arg)
 	if (ret)
 		pr_warn("guest root view in %s: %s: %s", v->dir, what, errno_str(ret));
 	return ret;
+}
+
+static const char usage_confine[] =
+"usage: bpfwire-lab confine DIR [--keep PATH]... -- CMD [ARGS]...\n"
+"Runs CMD (a QEMU that shares DIR as a guest's root) in a private mount\n"
+"namespace where the empty directory DIR holds the guests' read-only view:\n"
+"the system trees with /etc's secrets masked, and each kept PATH (at most\n"
+"%d). For guests the lab does not boot itself, e.g. bpf/tests.\n";
+
+int rootview_cmd(int argc, char **argv)
+{
+	struct rootview v = { 0 };
+	int i = 1, nkeep = 0, ret;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf(usage_confine, ROOTVIEW_KEEP_MAX);
+		return 0;
+	}
+	if (i < argc && strcmp(argv[i], "--"))
+		v.dir = argv[i++];
+	for (; i + 1 < argc && !strcmp(argv[i], "--keep"); i += 2) {
+		if (nkeep == ROOTVIEW_KEEP_MAX || argv[i + 1][0] != '/') {
+			pr_warn("confine: --keep takes at most %d absolute paths", ROOTVIEW_KEEP_MAX);
+			return 2;
+		}
+		v.keep[nkeep++] = argv[i + 1];
+	}
+	if (!v.dir || i + 1 >= argc || strcmp(argv[i], "--")) {
+		fprintf(stderr, usage_confine, ROOTVIEW_KEEP_MAX);
+		return 2;
+	}
+	ret = rootview_enter(&v);
+	if (ret)
+		return 1;
+	execvp(argv[i + 1], argv + i + 1);
+	pr_warn("confine: can't run %s: %s", argv[i + 1], errno_str(errno));
+	return 127;
 }

@@ -5,8 +5,8 @@
 # prints a finished guest's console, fails on a WARNING behind leading NULs
 # (a truncated console) and on an empty console. bpfwire-splat itself:
 # exit 1 on a splat, 2 on an empty or missing console, 0 on a clean one.
-# Usage: test-splat-agent.sh BPFWIRE_SPLAT RUN_GUEST_SH
-splat=$1 run_guest=$2
+# Usage: test-splat-agent.sh BPFWIRE_SPLAT RUN_GUEST_SH BPFWIRE_LAB
+splat=$1 run_guest=$2 lab=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
@@ -42,7 +42,7 @@ guest_console() {
 	{ printf 'ok 1 - sender\n1..1\n'; cat "$tmp/$1.log"; printf 'BPFWIRE-GUEST-DONE failed=0\n'; } \
 		> "$tmp/guest-$1.log"
 	PATH=$tmp/bin:$PATH CONSOLE=$tmp/guest-$1.log APPEND_OUT=$tmp/append \
-		bash "$run_guest" "$tmp/bz" "$tmp/agent" "$tmp/recv" "$splat" > "$tmp/rg-$1.out" 2>&1
+		bash "$run_guest" "$tmp/bz" "$tmp/agent" "$tmp/recv" "$splat" "$lab" > "$tmp/rg-$1.out" 2>&1
 }
 guest_console nul-warn; st=$?
 [ "$st" = 1 ]; t $? "run_guest.sh: a WARNING behind NULs on the console fails it (got $st)"
