@@ -4,15 +4,10 @@
 # fail and name the reason, init.log must hold it, and nothing is left.
 # Needs root and a kernel. Usage: test-boot-fails.sh BPFWIRE_LAB TOPOLOGY_DIR
 lab=$1 dir=$2
-kernel=${BPFWIRE_KERNEL:-$BPFWIRE_BUILD_ROOT/kernel/bzImage}
-[ -f "$kernel" ] || kernel=$BPFWIRE_SOURCE_ROOT/build/kernel/bzImage
-[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }
-[ -f "$kernel" ] || { echo "1..0 # SKIP no kernel (meson compile -C build)"; exit 0; }
-export BPFWIRE_KERNEL=$kernel
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+. "$(dirname "$0")/tap.sh"
+tap_need_root
+tap_need_kernel
+tap_tmpdir
 
 # boot_fails CASE REASON: up of boot-fails-CASE.topo fails, naming REASON
 boot_fails() {
@@ -33,5 +28,4 @@ boot_fails() {
 
 boot_fails rename "couldn't rename bwnic0 to lo"
 boot_fails route "ip -batch failed"
-echo "1..$n"
-exit $fail
+tap_done

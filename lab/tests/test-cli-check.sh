@@ -2,9 +2,8 @@
 # bpfwire-lab check: a bad topology exits 2 with "file:line: what" on stderr,
 # good ones exit 0. Usage: test-cli-check.sh BPFWIRE_LAB BAD.topo GOOD.topo...
 lab=$1 bad=$2
+. "$(dirname "$0")/tap.sh"
 shift 2
-n=0 fail=0
-t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 
 err=$("$lab" check "$bad" 2>&1 >/dev/null); st=$?
 [ "$st" = 2 ]; t $? "check $bad exits 2 (got $st)"
@@ -16,5 +15,4 @@ for f; do
 	"$lab" check "$f" >/dev/null; st=$?
 	[ "$st" = 0 ]; t $? "check $f exits 0 (got $st)"
 done
-echo "1..$n"
-exit $fail
+tap_done

@@ -13,15 +13,10 @@
 # of the secrets. Needs root and a kernel; TAP skip otherwise.
 # Usage: test-guest-confinement.sh BPFWIRE_LAB
 lab=$1
-kernel=${BPFWIRE_KERNEL:-$BPFWIRE_BUILD_ROOT/kernel/bzImage}
-[ -f "$kernel" ] || kernel=$BPFWIRE_SOURCE_ROOT/build/kernel/bzImage
-[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }
-[ -f "$kernel" ] || { echo "1..0 # SKIP no kernel (meson compile -C build)"; exit 0; }
-export BPFWIRE_KERNEL=$kernel
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+. "$(dirname "$0")/tap.sh"
+tap_need_root
+tap_need_kernel
+tap_tmpdir
 
 echo precious > "$tmp/target"
 mkdir "$tmp/targetdir"
@@ -72,5 +67,4 @@ set -- $(cat "$share/under-root.txt" 2>/dev/null)
 [ "$#" = 4 ] && [ "$4" = 0 ]; t $? "nor the content of /etc/shadow (got ${4:-?} bytes)"
 
 [ $fail = 0 ] || { echo "# run log:"; sed 's/^/#   /' "$tmp/run.log" "$run/summary.txt" 2>/dev/null | head -60; }
-echo "1..$n"
-exit $fail
+tap_done

@@ -17,12 +17,9 @@
 # Needs root and a kernel.
 # Usage: test-kill-lab.sh BPFWIRE_LAB TOPOLOGY SCENARIO
 lab=$1 topo=$2 scn=$3
-kernel=${BPFWIRE_KERNEL:-$BPFWIRE_BUILD_ROOT/kernel/bzImage}
-[ -f "$kernel" ] || kernel=$BPFWIRE_SOURCE_ROOT/build/kernel/bzImage
-# TAP skip: a plan of 0 and status 0 (meson's TAP parser does not take 77)
-[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }
-[ -f "$kernel" ] || { echo "1..0 # SKIP no kernel (meson compile -C build)"; exit 0; }
-export BPFWIRE_KERNEL=$kernel
+. "$(dirname "$0")/tap.sh"
+tap_need_root
+tap_need_kernel
 tmp=$(mktemp -d /tmp/bpfwire-kill.XXXXXX)
 ids=
 # whatever the outcome, leave nothing running (the old lab leaves a lot)
@@ -31,8 +28,6 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-n=0 fail=0
-t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 
 # processes whose command line names the run id or its results dir
 leftovers() {
@@ -134,5 +129,4 @@ if [ $fail != 0 ]; then
 		[ -f "$f" ] && { echo "# $f:"; tail -15 "$f" | sed 's/^/#   /'; }
 	done
 fi
-echo "1..$n"
-exit $fail
+tap_done

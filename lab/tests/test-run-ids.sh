@@ -6,7 +6,8 @@
 # /run/bpfwire), no kernel: no guest boots.
 # Usage: test-run-ids.sh BPFWIRE_LAB
 lab=$1
-[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }
+. "$(dirname "$0")/tap.sh"
+tap_need_root
 tmp=$(mktemp -d /tmp/bpfwire-ids.XXXXXX)
 id=ids-$$
 victim=
@@ -15,8 +16,6 @@ cleanup() {
 	rm -rf "$tmp" "/run/bpfwire/$id"
 }
 trap cleanup EXIT
-n=0 fail=0
-t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 
 # alive and not a zombie (a killed child of ours stays a zombie until waited)
 alive() { grep -q '^State:[[:space:]]*[RSD]' "/proc/$1/status" 2>/dev/null; }
@@ -67,5 +66,4 @@ grep -q "no start time" "$tmp/out"; t $? "and says why it did not signal it"
 [ ! -e "/run/bpfwire/$id" ]; t $? "and still removes the state dir"
 
 [ $fail = 0 ] || sed 's/^/# /' "$tmp/out"
-echo "1..$n"
-exit $fail
+tap_done

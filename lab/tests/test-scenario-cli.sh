@@ -3,10 +3,9 @@
 # before anything boots (no results directory, no root needed).
 # Usage: test-scenario-cli.sh BPFWIRE_LAB
 lab=$1
+. "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 
 # refused NAME LINE WANT TEXT: run it, expect exit 2, FILE:LINE: WANT, no results
 refused() {
@@ -29,5 +28,4 @@ refused no-judge 1 "no 'check' or 'report'" \
 	'summary s\ntopology lone\nexec lone -- true\n'
 refused nul-byte 3 'a NUL byte' \
 	'summary s\ntopology lone\nexec lone -- true\0\nreport rx lone rx.json\n'
-echo "1..$n"
-exit $fail
+tap_done

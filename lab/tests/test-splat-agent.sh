@@ -7,10 +7,8 @@
 # exit 1 on a splat, 2 on an empty or missing console, 0 on a clean one.
 # Usage: test-splat-agent.sh BPFWIRE_SPLAT RUN_GUEST_SH BPFWIRE_LAB
 splat=$1 run_guest=$2 lab=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+. "$(dirname "$0")/tap.sh"
+tap_tmpdir
 line='WARNING: bpfwire test splat'
 
 printf '\0\0\0\0\0\0\0\0[    1.000000] %s\n' "$line" > "$tmp/nul-warn.log"
@@ -57,5 +55,4 @@ t $? "run_guest.sh: the guest's command line has no quiet"
 guest_console clean; st=$?
 [ "$st" = 0 ]; t $? "run_guest.sh: a clean console passes (got $st)"
 [ $fail = 0 ] || sed 's/^/#   /' "$tmp"/rg-*.out
-echo "1..$n"
-exit $fail
+tap_done

@@ -4,15 +4,10 @@
 # stays visible after guest root erased every console it can reach.
 # Needs root and a kernel. Usage: test-splat.sh BPFWIRE_LAB SCENARIO_DIR
 lab=$1 dir=$2
-kernel=${BPFWIRE_KERNEL:-$BPFWIRE_BUILD_ROOT/kernel/bzImage}
-[ -f "$kernel" ] || kernel=$BPFWIRE_SOURCE_ROOT/build/kernel/bzImage
-[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }
-[ -f "$kernel" ] || { echo "1..0 # SKIP no kernel (meson compile -C build)"; exit 0; }
-export BPFWIRE_KERNEL=$kernel
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+. "$(dirname "$0")/tap.sh"
+tap_need_root
+tap_need_kernel
+tap_tmpdir
 line='WARNING: bpfwire test splat'
 
 # run_case NAME [RUN OPTIONS]: the scenario must FAIL (exit 1) on the splat
@@ -39,5 +34,4 @@ run_case console-erased
 # the consoles are outside the guests' shares and stay with the results
 [ -s "$tmp/console-erased/consoles/lone.log" ]
 t $? "console-erased: RUN/consoles/lone.log survived the guest"
-echo "1..$n"
-exit $fail
+tap_done

@@ -3,17 +3,10 @@
 # boot: no bpfwire-ID netns, no process of the run. Needs root and a kernel.
 # Usage: test-teardown.sh BPFWIRE_LAB TOPOLOGY
 lab=$1 topo=$2
-# the same kernel the lab picks: $BPFWIRE_KERNEL, this build's, the main build's
-kernel=${BPFWIRE_KERNEL:-$BPFWIRE_BUILD_ROOT/kernel/bzImage}
-[ -f "$kernel" ] || kernel=$BPFWIRE_SOURCE_ROOT/build/kernel/bzImage
-# TAP skip: a plan of 0 and status 0 (meson's TAP parser does not take 77)
-[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }
-[ -f "$kernel" ] || { echo "1..0 # SKIP no kernel (meson compile -C build)"; exit 0; }
-export BPFWIRE_KERNEL=$kernel
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+. "$(dirname "$0")/tap.sh"
+tap_need_root
+tap_need_kernel
+tap_tmpdir
 
 # processes whose command line names the run id or its results dir
 leftovers() {
@@ -53,5 +46,4 @@ grep -q "ready" "$tmp/int.log" && grep -q "run $id ready" "$tmp/int.log"
 [ $? != 0 ]; t $? "interrupted before ready"
 nothing_left "$id" "after SIGINT mid-boot"
 [ $fail = 0 ] || { echo "# up log:"; sed 's/^/#   /' "$tmp/up.log" "$tmp/int.log"; }
-echo "1..$n"
-exit $fail
+tap_done

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The shell side of the one TAP harness (common/tap.h is the C side), for
+# lab/tests/*.sh: . "$(dirname "$0")/tap.sh"
+n=0 fail=0
+# t STATUS NAME: one TAP line; STATUS 0 is ok
+t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+# The plan, and the exit status: 1 when a line failed or none ran.
+tap_done() {
+	echo "1..$n"
+	[ "$n" -gt 0 ] || { echo "# no test ran"; exit 1; }
+	exit $fail
+}
+# A test that cannot run here: a plan of 0 and status 0 (meson's TAP
+# parser does not take 77).
+tap_need_root() { [ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }; }
+# The kernel the lab picks: $BPFWIRE_KERNEL, this build's, the main build's.
+tap_need_kernel() {
+	kernel=${BPFWIRE_KERNEL:-$BPFWIRE_BUILD_ROOT/kernel/bzImage}
+	[ -f "$kernel" ] || kernel=$BPFWIRE_SOURCE_ROOT/build/kernel/bzImage
+	[ -f "$kernel" ] || { echo "1..0 # SKIP no kernel (meson compile -C build)"; exit 0; }
+	export BPFWIRE_KERNEL=$kernel
+}
+# $tmp, removed on exit
+tap_tmpdir() { tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; }
