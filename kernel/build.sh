@@ -153,8 +153,11 @@ if command -v ccache >/dev/null 2>&1; then
 	export CCACHE_BASEDIR=$out CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 fi
 # The object total of the last build of this config, so progress has a scale.
+# Kept per user, like ccache, so a fresh clone knows it too.
+objects_db=${XDG_CACHE_HOME:-$HOME/.cache}/bpfwire/kernel-objects
+mkdir -p "$(dirname "$objects_db")" 2>/dev/null || objects_db=$out/.bpfwire-objects
 cfgsum=$(sha256sum <"$obj/.config" | cut -c1-16)
-total=$(awk -v k="$cfgsum" '$1 == k { t = $2 } END { print t }' "$out/.bpfwire-objects" 2>/dev/null || true)
+total=$(awk -v k="$cfgsum" '$1 == k { t = $2 } END { print t }' "$objects_db" 2>/dev/null || true)
 phase "build: make -j$jobs CC='$cc' bzImage${total:+ (this config: $total objects last time)}"
 # A fixed build identity keeps init/version.c, and so ccache, stable.
 export KBUILD_BUILD_USER=bpfwire KBUILD_BUILD_HOST=bpfwire KBUILD_BUILD_TIMESTAMP="@${stamp#*-}"
@@ -175,8 +178,8 @@ if ! wait "$mk"; then
 fi
 trap 'rm -rf "$scratch"' EXIT
 n=$(find "$obj" -name '*.o' | wc -l)
-{ grep -v "^$cfgsum " "$out/.bpfwire-objects" 2>/dev/null || true; echo "$cfgsum $n"; } >"$out/.bpfwire-objects.new"
-mv "$out/.bpfwire-objects.new" "$out/.bpfwire-objects"
+{ grep -v "^$cfgsum " "$objects_db" 2>/dev/null || true; echo "$cfgsum $n"; } >"$objects_db.new.$$" &&
+	mv "$objects_db.new.$$" "$objects_db" || true
 
 # --- btf -------------------------------------------------------------------
 phase "btf: vmlinux.h"
