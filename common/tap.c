@@ -97,16 +97,6 @@ const char *tap_errname(long long v)
 	return buf[i];
 }
 
-int tap_count(void)
-{
-	return tap_n;
-}
-
-int tap_failures(void)
-{
-	return tap_failed;
-}
-
 int tap_done(void)
 {
 	printf("1..%d\n", tap_n);

@@ -41,9 +41,6 @@ const char *tap_errname(long long v);
 int tap_done(void);
 /* "1..0 # SKIP reason": the TAP way to say the test cannot run here. */
 int tap_skip_all(const char *reason);
-/* Cases run and cases failed so far. */
-int tap_count(void);
-int tap_failures(void);
 
 #define ASSERT_EQ(actual, expected, name) ({				\
 	long long a_ = (long long)(actual), e_ = (long long)(expected); \

@@ -6,7 +6,6 @@
 
 double now_s(void);		/* CLOCK_MONOTONIC, seconds */
 uint64_t now_ns(void);		/* CLOCK_MONOTONIC, nanoseconds */
-double wall_s(void);		/* CLOCK_REALTIME, seconds */
 /* A signal cuts it short; callers that must wait the whole time loop. */
 void sleep_ms(int ms);
 
