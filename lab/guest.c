@@ -30,10 +30,16 @@ static const struct lab_nic *guest_nic(const struct lab_guest *g, const char *if
 	return NULL;
 }
 
-/* Opens one component below dfd, never through a link; ".." and "." refused. */
+/* A path component a share write may not name: empty, "." or "..". */
+static bool bad_component(const char *name)
+{
+	return !*name || !strcmp(name, ".") || !strcmp(name, "..");
+}
+
+/* Opens one component below dfd, never through a link. */
 static int open_component(int dfd, const char *name, int flags, mode_t mode)
 {
-	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
+	if (bad_component(name))
 		return -EINVAL;
 	dfd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
 	return dfd < 0 ? -errno : dfd;
@@ -59,7 +65,7 @@ int share_create(const char *dir, const char *file)
 		part = next;
 	}
 	fd = -EINVAL;
-	if (part && strcmp(part, ".") && strcmp(part, "..")) {
+	if (part && !bad_component(part)) {
 		/* unlinkat removes a link itself, never its target */
 		if (unlinkat(dfd, part, 0) && errno != ENOENT)
 			fd = -errno;

@@ -602,15 +602,26 @@ int lab_down(struct lab_run *r, bool quiet)
 	}
 	/* after the QEMUs ended: the whole console, up to the guest's last word */
 	if (r->results[0]) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mf = open_memstream(&text, &len);
+
+		/* one scan, quoted both in RUN/splats.txt and on stderr */
+		splats = lab_scan_splats(r, mf ? mf : stderr);
+		if (mf)
+			fclose(mf);
 		snprintf(path, sizeof(path), "%s/splats.txt", r->results);
-		f = fopen(path, "w");
-		splats = lab_scan_splats(r, f);
-		if (f)
-			fclose(f);
-		if (!splats)
+		if (splats && text) {
+			f = fopen(path, "w");
+			if (f) {
+				fputs(text, f);
+				fclose(f);
+			}
+			fputs(text, stderr);
+		} else {
 			unlink(path);
-		else
-			lab_scan_splats(r, stderr);
+		}
+		free(text);
 	}
 	if (r->statedir[0] && file_exists(r->statedir)) {
 		/* keep a last copy of the state with the results */
