@@ -48,6 +48,47 @@ struct bpfwire_hdr {
 	__u32 reserved;		/* 0 */
 } __attribute__((packed));
 
+/*
+ * Version 2 (issues 16 and 17): the v1 header grown to 56 bytes, with a
+ * keyed MAC and room for several events per datagram. bpf/README.md has
+ * the diagram. Byte offsets after v1's first 36:
+ * 36 flags  37 key_id  38 n_events  40 epoch  48 tag  56 payload...
+ *
+ * check: FNV-1a over the whole datagram with check = 0 and tag = 0.
+ * tag:   SipHash-2-4 (128-bit key) over the whole datagram with tag = 0
+ *        (check already filled in), stored little-endian as the algorithm
+ *        outputs it. Zero, with BPFWIRE_F_SIGNED clear, when unsigned.
+ * epoch: random, chosen when a sender is installed; (epoch, seq) is unique
+ *        per sender, so a reinstalled sender is not a replay.
+ * n_events: events packed back to back in the payload (1 without batching).
+ */
+#define BPFWIRE_VERSION_2	2
+#define BPFWIRE_HDR_LEN_V2	56
+#define BPFWIRE_MAX_PAYLOAD_V2	(BPFWIRE_MAX_DATAGRAM - BPFWIRE_HDR_LEN_V2)
+#define BPFWIRE_OFF_CHECK	32
+#define BPFWIRE_OFF_TAG		48
+#define BPFWIRE_TAG_LEN		8
+#define BPFWIRE_KEY_LEN		16
+
+#define BPFWIRE_F_SIGNED	0x01	/* tag is a SipHash-2-4 MAC */
+
+struct bpfwire_hdr_v2 {
+	__u32 magic;		/* BPFWIRE_MAGIC */
+	__u8  version;		/* BPFWIRE_VERSION_2 */
+	__u8  type;		/* enum bpfwire_event_type */
+	__u16 hdr_len;		/* BPFWIRE_HDR_LEN_V2 */
+	__u32 sender_id;
+	__u32 payload_len;
+	__u64 seq;
+	__u64 timestamp_ns;	/* of the first event */
+	__u32 check;
+	__u8  flags;		/* BPFWIRE_F_* */
+	__u8  key_id;		/* which key signed it; 0 when unsigned */
+	__u16 n_events;
+	__u64 epoch;
+	__u8  tag[BPFWIRE_TAG_LEN];
+} __attribute__((packed));
+
 /* Payload of BPFWIRE_EV_EXEC and BPFWIRE_EV_OPEN. */
 #define BPFWIRE_COMM_LEN	16
 #define BPFWIRE_PATH_MAX	256
@@ -80,6 +121,63 @@ static inline __u32 bpfwire_fnv1a(__u32 h, const void *buf, __u32 len)
 		h *= BPFWIRE_FNV_PRIME;
 	}
 	return h;
+}
+
+/*
+ * SipHash-2-4 (Aumasson and Bernstein), 64-bit output, key k0 || k1 read
+ * little-endian from 16 bytes. Plain C that user space and the tests use;
+ * a BPF sender may need a verifier-friendly copy, which must agree with
+ * this one on the published vectors.
+ */
+#define BPFWIRE_ROTL64(x, b)	(((x) << (b)) | ((x) >> (64 - (b))))
+
+static inline __u64 bpfwire_le64(const __u8 *p)
+{
+	return (__u64)p[0] | (__u64)p[1] << 8 | (__u64)p[2] << 16 |
+	       (__u64)p[3] << 24 | (__u64)p[4] << 32 | (__u64)p[5] << 40 |
+	       (__u64)p[6] << 48 | (__u64)p[7] << 56;
+}
+
+#define BPFWIRE_SIPROUND(v0, v1, v2, v3) do {				\
+	v0 += v1; v1 = BPFWIRE_ROTL64(v1, 13); v1 ^= v0;		\
+	v0 = BPFWIRE_ROTL64(v0, 32);					\
+	v2 += v3; v3 = BPFWIRE_ROTL64(v3, 16); v3 ^= v2;		\
+	v0 += v3; v3 = BPFWIRE_ROTL64(v3, 21); v3 ^= v0;		\
+	v2 += v1; v1 = BPFWIRE_ROTL64(v1, 17); v1 ^= v2;		\
+	v2 = BPFWIRE_ROTL64(v2, 32);					\
+} while (0)
+
+static inline __u64 bpfwire_siphash24(const __u8 key[BPFWIRE_KEY_LEN],
+				      const void *buf, __u32 len)
+{
+	const __u8 *p = (const __u8 *)buf;
+	__u64 k0 = bpfwire_le64(key), k1 = bpfwire_le64(key + 8);
+	__u64 v0 = 0x736f6d6570736575ULL ^ k0;
+	__u64 v1 = 0x646f72616e646f6dULL ^ k1;
+	__u64 v2 = 0x6c7967656e657261ULL ^ k0;
+	__u64 v3 = 0x7465646279746573ULL ^ k1;
+	__u64 m, b = (__u64)len << 56;
+	__u32 i, left = len & 7;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		m = bpfwire_le64(p + i);
+		v3 ^= m;
+		BPFWIRE_SIPROUND(v0, v1, v2, v3);
+		BPFWIRE_SIPROUND(v0, v1, v2, v3);
+		v0 ^= m;
+	}
+	for (; left; left--)
+		b |= (__u64)p[i + left - 1] << (8 * (left - 1));
+	v3 ^= b;
+	BPFWIRE_SIPROUND(v0, v1, v2, v3);
+	BPFWIRE_SIPROUND(v0, v1, v2, v3);
+	v0 ^= b;
+	v2 ^= 0xff;
+	BPFWIRE_SIPROUND(v0, v1, v2, v3);
+	BPFWIRE_SIPROUND(v0, v1, v2, v3);
+	BPFWIRE_SIPROUND(v0, v1, v2, v3);
+	BPFWIRE_SIPROUND(v0, v1, v2, v3);
+	return v0 ^ v1 ^ v2 ^ v3;
 }
 
 #endif /* BPFWIRE_WIRE_H */
