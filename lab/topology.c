@@ -10,6 +10,7 @@
 
 #include "errnames.h"
 #include "topo_prefix.h"
+#include "topo_remote.h"
 #include "topology.h"
 
 #define MAX_TOKENS 16
@@ -243,6 +244,8 @@ static int host_nic(struct parser *p, int hi, char **tok, int n, const char *res
 					break;
 			if (m == 3)
 				return fail(p, p->line, "bad NIC model '%s' (expected virtio-net, e1000 or e1000e)", tok[i + 1]);
+			if (h->remote.on)
+				return fail(p, p->line, "a remote host's NIC is a VXLAN device: it takes no model");
 			nic->model = (enum nic_model)m;
 		} else if (!strcmp(tok[i], "mac")) {
 			if (parse_mac(tok[i + 1], nic->mac))
@@ -346,6 +349,21 @@ static int host_sysctl(struct parser *p, int hi, char **tok, int n, const char *
 	return 0;
 }
 
+static int host_key(struct parser *p, int hi, char **tok, int n, const char *rest)
+{
+	struct topo_host *h = &p->t->hosts[hi];
+	char why[1200];
+
+	(void)rest;
+	if (n != 2)
+		return fail(p, p->line, "'key' takes one file");
+	if (h->remote.key[0])
+		return fail(p, p->line, "host '%s' already has a key", h->name);
+	if (topo_resolve_key(p->path, tok[1], h->remote.key, sizeof(h->remote.key), why, sizeof(why)))
+		return fail(p, p->line, "%s", why);
+	return 0;
+}
+
 typedef int host_key_fn(struct parser *p, int hi, char **tok, int n, const char *rest);
 
 static const struct {
@@ -360,16 +378,60 @@ static const struct {
 	{ "address", host_address },
 	{ "route", host_route },
 	{ "sysctl", host_sysctl },
+	{ "key", host_key },
 };
+
+/* A remote host takes nic, address and key; a guest every key but key. */
+static bool key_fits(const struct topo_host *h, const char *key)
+{
+	bool remote_key = !strcmp(key, "nic") || !strcmp(key, "address") || !strcmp(key, "key");
+
+	return h->remote.on ? remote_key : strcmp(key, "key") != 0;
+}
 
 static int parse_host_key(struct parser *p, char **tok, int n, const char *rest)
 {
 	int hi = p->t->nhosts - 1;
 
-	for (size_t i = 0; i < sizeof(host_keys) / sizeof(host_keys[0]); i++)
-		if (!strcmp(tok[0], host_keys[i].key))
-			return host_keys[i].parse(p, hi, tok, n, rest);
+	for (size_t i = 0; i < sizeof(host_keys) / sizeof(host_keys[0]); i++) {
+		if (strcmp(tok[0], host_keys[i].key))
+			continue;
+		if (!key_fits(&p->t->hosts[hi], tok[0]))
+			return fail(p, p->line, p->t->hosts[hi].remote.on ?
+				    "'%s' does not apply to remote host '%s' (it takes nic, address and key)" :
+				    "'%s' is for a remote host; '%s' is a guest", tok[0], p->t->hosts[hi].name);
+		return host_keys[i].parse(p, hi, tok, n, rest);
+	}
 	return fail(p, p->line, "unknown key '%s' in host '%s'", tok[0], p->t->hosts[hi].name);
+}
+
+/* host NAME, or host NAME remote ssh://USER@ADDR[:PORT] */
+static int open_host(struct parser *p, char **tok, int n)
+{
+	const struct topo_host *dup;
+	struct topo_host *h;
+	struct topo_remote rm = { 0 };
+	const char *why;
+
+	if (n != 2 && !(n == 4 && !strcmp(tok[2], "remote")))
+		return fail(p, p->line, "usage: host NAME [remote ssh://USER@ADDR[:PORT]]");
+	if (!valid_name(tok[1], TOPO_NAME_MAX))
+		return fail(p, p->line, "bad host name '%s' (a-z, 0-9, '-', '_', at most %d)", tok[1], TOPO_NAME_MAX);
+	if ((dup = topo_host(p->t, tok[1])))
+		return fail(p, p->line, "duplicate host '%s' (first at line %d)", tok[1], dup->line);
+	if (p->t->nhosts == TOPO_MAX_HOSTS)
+		return fail(p, p->line, "too many hosts (at most %d)", TOPO_MAX_HOSTS);
+	if (n == 4 && (why = topo_parse_remote_url(tok[3], &rm)))
+		return fail(p, p->line, "bad remote '%s': %s", tok[3], why);
+	h = &p->t->hosts[p->t->nhosts++];
+	snprintf(h->name, sizeof(h->name), "%s", tok[1]);
+	h->line = p->line;
+	h->memory_mib = TOPO_DEFAULT_MEMORY_MIB;
+	h->cpus = 1;
+	h->remote = rm;
+	h->remote.line = p->line;
+	p->blk = BLK_HOST;
+	return 0;
 }
 
 static int parse_line(struct parser *p, char *line)
@@ -433,25 +495,7 @@ static int parse_line(struct parser *p, char *line)
 				p->blk = BLK_SEGMENT;
 			}
 		} else if (!strcmp(tok[0], "host")) {
-			const struct topo_host *dup;
-			struct topo_host *h;
-
-			if (n != 2)
-				ret = fail(p, p->line, "usage: host NAME");
-			else if (!valid_name(tok[1], TOPO_NAME_MAX))
-				ret = fail(p, p->line, "bad host name '%s' (a-z, 0-9, '-', '_', at most %d)", tok[1], TOPO_NAME_MAX);
-			else if ((dup = topo_host(p->t, tok[1])))
-				ret = fail(p, p->line, "duplicate host '%s' (first at line %d)", tok[1], dup->line);
-			else if (p->t->nhosts == TOPO_MAX_HOSTS)
-				ret = fail(p, p->line, "too many hosts (at most %d)", TOPO_MAX_HOSTS);
-			else {
-				h = &p->t->hosts[p->t->nhosts++];
-				snprintf(h->name, sizeof(h->name), "%s", tok[1]);
-				h->line = p->line;
-				h->memory_mib = TOPO_DEFAULT_MEMORY_MIB;
-				h->cpus = 1;
-				p->blk = BLK_HOST;
-			}
+			ret = open_host(p, tok, n);
 		} else {
 			ret = fail(p, p->line, "unknown key '%s' (a block starts with 'segment NAME' or 'host NAME')", tok[0]);
 		}
@@ -464,6 +508,20 @@ static int parse_line(struct parser *p, char *line)
 	}
 	free(rest);
 	return ret;
+}
+
+static int validate_remote(struct parser *p, const struct topo_host *h)
+{
+	const char *why;
+
+	if (!h->remote.on)
+		return 0;
+	why = topo_remote_check_addr(p->t, &h->remote);
+	if (why)
+		return fail(p, h->remote.line, "remote host '%s' at %s: %s", h->name, h->remote.addr, why);
+	if (!h->nnics)
+		return fail(p, h->remote.line, "remote host '%s' has no NIC: it would join no segment", h->name);
+	return 0;
 }
 
 /* After the whole file: resolve names, check addresses. */
@@ -482,6 +540,8 @@ static int validate(struct parser *p)
 	for (int hi = 0; hi < t->nhosts; hi++) {
 		struct topo_host *h = &t->hosts[hi];
 
+		if (validate_remote(p, h))
+			return -1;
 		for (int ni = 0; ni < h->nnics; ni++) {
 			struct topo_nic *nic = &h->nics[ni];
 
@@ -502,6 +562,8 @@ static int validate(struct parser *p)
 			nic = &h->nics[ni];
 			s = &t->segments[nic->segment];
 			if (!a->a.family) {
+				if (h->remote.on)
+					return fail(p, a->line, "remote host '%s' takes static addresses only", h->name);
 				if (!s->dhcp)
 					return fail(p, a->line, "'%s' asks for dhcp but segment '%s' has dhcp off", nic->ifname, s->name);
 				if (nic->dhcp)

@@ -66,9 +66,25 @@ struct topo_sysctl {
 	int line;
 };
 
+/*
+ * A remote host: a real machine reached over SSH, its NICs joined to their
+ * segments by VXLAN (lab/remote.c). The lab does not boot it.
+ */
+#define TOPO_USER_MAX 32
+struct topo_remote {
+	bool on;
+	char user[TOPO_USER_MAX + 1];
+	char addr[64];			/* an IPv4 or IPv6 literal: no names */
+	int family;
+	unsigned port;			/* 22 unless given */
+	char key[1024];			/* absolute path; "" none */
+	int line;
+};
+
 struct topo_host {
 	char name[TOPO_NAME_MAX + 1];
 	int line;
+	struct topo_remote remote;
 	unsigned memory_mib;
 	unsigned cpus;
 	bool router;
@@ -109,5 +125,7 @@ void topo_format_mac(const uint8_t mac[6], char out[18]);
 void topo_format_prefix(const struct topo_prefix *p, char *out, size_t len);
 /* The lab's own address on a dhcp segment: the first host of the prefix. */
 void topo_segment_lab_addr(const struct topo_prefix *p, struct topo_prefix *out);
+/* ssh://USER@ADDR[:PORT] (ADDR of IPv6 in brackets) into r; NULL or what is wrong. */
+const char *topo_parse_remote_url(const char *url, struct topo_remote *r);
 
 #endif

@@ -84,6 +84,66 @@ static void check_everything(const char *path)
 	ASSERT_STREQ(h->sysctls[0].value, "0", "sysctl value");
 }
 
+static void check_remote(const char *path)
+{
+	char err[512];
+	const struct topo_host *h;
+
+	if (!ASSERT_EQ(topo_parse_file(path, &topo, err, sizeof(err)), 0, "good-remote parses"))
+		return;
+	h = topo_host(&topo, "sender");
+	if (ASSERT_OK_PTR(h, "guest sender found"))
+		ASSERT_EQ(h->remote.on, 0, "sender is a guest");
+	h = topo_host(&topo, "far");
+	if (!ASSERT_OK_PTR(h, "remote far found"))
+		return;
+	ASSERT_EQ(h->remote.on, 1, "far is remote");
+	ASSERT_STREQ(h->remote.user, "root", "far user");
+	ASSERT_STREQ(h->remote.addr, "198.51.100.2", "far address");
+	ASSERT_EQ(h->remote.family, AF_INET, "far underlay is IPv4");
+	ASSERT_EQ(h->remote.port, 2222, "far port");
+	ASSERT_OK_PTR(strstr(h->remote.key, "/lab/tests/dummy-key"), "key resolved next to the topology");
+	ASSERT_EQ(h->remote.key[0], '/', "key path made absolute");
+	ASSERT_EQ(h->nnics, 1, "far nics");
+	ASSERT_EQ(h->nics[0].naddrs, 2, "far addresses");
+	h = topo_host(&topo, "far6");
+	if (!ASSERT_OK_PTR(h, "remote far6 found"))
+		return;
+	ASSERT_STREQ(h->remote.user, "bpf_user", "far6 user");
+	ASSERT_STREQ(h->remote.addr, "2001:db8:ff::2", "IPv6 address out of its brackets");
+	ASSERT_EQ(h->remote.family, AF_INET6, "far6 underlay is IPv6");
+	ASSERT_EQ(h->remote.port, 22, "default port");
+	ASSERT_EQ(h->remote.key[0], 0, "no key");
+}
+
+/* The URL's grammar, case by case (the .topo cases cover the messages in context). */
+static void check_urls(void)
+{
+	static const struct { const char *url, *why; } bad[] = {
+		{ "ssh://198.51.100.2", "the URL has no USER@" },
+		{ "ssh://Root@198.51.100.2", "bad user name (a-z 0-9 _ - ., at most 32, starting with a letter or _)" },
+		{ "ssh://root@", "the URL has no address" },
+		{ "ssh://root@198.51.100.2:", "the port is not a number" },
+		{ "ssh://root@198.51.100.2:0", "the port is not in 1..65535" },
+		{ "ssh://root@198.51.100.2:22x", "the port is not in 1..65535" },
+		{ "ssh://root@198.51.100.2/home", "junk after the address (a path? the URL is ssh://USER@ADDR[:PORT])" },
+		{ "ssh://root@[2001:db8::2", "an IPv6 address in brackets has no ']'" },
+		{ "ssh://root@2001:db8::2", "the port is not a number" },
+		{ "ssh://root@198.51.100.256", "the address is not an IPv4 or IPv6 address (the lab resolves no names)" },
+	};
+	struct topo_remote r;
+	char name[128];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *why = topo_parse_remote_url(bad[i].url, &r);
+
+		snprintf(name, sizeof(name), "%s is refused: %s", bad[i].url, bad[i].why);
+		ASSERT_STREQ(why ? why : "(accepted)", bad[i].why, name);
+	}
+	ASSERT_EQ(topo_parse_remote_url("ssh://root@[2001:db8::2]:2022", &r) == NULL, 1, "bracketed v6 with port");
+	ASSERT_EQ(r.port, 2022, "v6 port");
+}
+
 static void check_strings(void)
 {
 	char err[512];
@@ -100,6 +160,22 @@ static void check_strings(void)
 	ASSERT_EQ(topo_parse("inline", "  memory 1G\n", &topo, err, sizeof(err)), -1, "key outside a block");
 	ASSERT_STREQ(err, "inline:1: indented 'memory' outside a segment or host block", "outside block message");
 	ASSERT_EQ(topo_parse("inline", "host lone\n", &topo, err, sizeof(err)), 0, "a host without NICs");
+	ASSERT_EQ(topo_parse("inline", "segment s\n ipv4 192.0.2.0/24\nhost r remote ssh://root@198.51.100.2\n",
+			      &topo, err, sizeof(err)), -1, "a remote host without NICs");
+	ASSERT_STREQ(err, "inline:3: remote host 'r' has no NIC: it would join no segment", "remote without NICs message");
+	ASSERT_EQ(topo_parse("inline", "segment s\n ipv6 2001:db8:1::/64\nhost r remote ssh://root@[fe80::1]\n nic bw0 s\n",
+			      &topo, err, sizeof(err)), -1, "a link-local underlay");
+	ASSERT_STREQ(err, "inline:3: remote host 'r' at fe80::1: the address is link-local (it needs a scope, which an ssh:// URL cannot carry)",
+		     "link-local underlay message");
+	ASSERT_EQ(topo_parse("inline", "segment s\n ipv4 192.0.2.0/24\n dhcp on\nhost r remote ssh://root@198.51.100.2\n nic bw0 s\n address bw0 dhcp\n",
+			      &topo, err, sizeof(err)), -1, "dhcp on a remote");
+	ASSERT_STREQ(err, "inline:6: remote host 'r' takes static addresses only", "dhcp on a remote message");
+	ASSERT_EQ(topo_parse("inline", "segment s\n ipv4 192.0.2.0/24\nhost r remote ssh://root@198.51.100.2\n nic bw0 s model e1000\n",
+			      &topo, err, sizeof(err)), -1, "a model on a remote NIC");
+	ASSERT_STREQ(err, "inline:4: a remote host's NIC is a VXLAN device: it takes no model", "remote model message");
+	ASSERT_EQ(topo_parse("inline", "host r remote ssh://root@203.0.113.7 x\n", &topo, err, sizeof(err)), -1,
+		   "host line with a word too many");
+	ASSERT_STREQ(err, "inline:1: usage: host NAME [remote ssh://USER@ADDR[:PORT]]", "host usage message");
 }
 
 int main(int argc, char **argv)
@@ -108,7 +184,10 @@ int main(int argc, char **argv)
 		check_file(argv[i]);
 		if (strstr(argv[i], "good-everything"))
 			check_everything(argv[i]);
+		if (strstr(argv[i], "good-remote"))
+			check_remote(argv[i]);
 	}
+	check_urls();
 	check_strings();
 	return tap_done();
 }
