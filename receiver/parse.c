@@ -72,16 +72,37 @@ uint16_t bpfw_csum_fold(uint32_t sum)
 	return (uint16_t)sum;
 }
 
+static int is_v2(const uint8_t *buf, uint32_t len)
+{
+	return len >= BPFWIRE_HDR_LEN_V2 && buf[4] == BPFWIRE_VERSION_2;
+}
+
 uint32_t bpfw_wire_check(const uint8_t *buf, uint32_t len)
 {
-	static const uint8_t zero[4];
+	static const uint8_t zero[BPFWIRE_TAG_LEN];
 	uint32_t h = BPFWIRE_FNV_OFFSET;
 
 	if (len < BPFWIRE_HDR_LEN)
 		return bpfwire_fnv1a(h, buf, len);
-	h = bpfwire_fnv1a(h, buf, 32);
+	h = bpfwire_fnv1a(h, buf, BPFWIRE_OFF_CHECK);
 	h = bpfwire_fnv1a(h, zero, 4);
-	return bpfwire_fnv1a(h, buf + 36, len - 36);
+	if (!is_v2(buf, len))
+		return bpfwire_fnv1a(h, buf + 36, len - 36);
+	h = bpfwire_fnv1a(h, buf + 36, BPFWIRE_OFF_TAG - 36);
+	h = bpfwire_fnv1a(h, zero, BPFWIRE_TAG_LEN);
+	return bpfwire_fnv1a(h, buf + BPFWIRE_HDR_LEN_V2, len - BPFWIRE_HDR_LEN_V2);
+}
+
+uint64_t bpfw_wire_tag(const uint8_t key[16], const uint8_t *buf, uint32_t len)
+{
+	uint8_t copy[65536];
+
+	/* wire.h's SipHash wants one buffer: a copy with the tag zeroed. */
+	if (len > sizeof(copy) || len < BPFWIRE_HDR_LEN_V2)
+		return 0;
+	memcpy(copy, buf, len);
+	memset(copy + BPFWIRE_OFF_TAG, 0, BPFWIRE_TAG_LEN);
+	return bpfwire_siphash24(key, copy, len);
 }
 
 /* A cut frame is the snaplen's fault when the capture says so, else a lie. */
@@ -372,12 +393,9 @@ enum bpfw_reason bpfw_parse_udp(const struct bpfw_l3 *l3, const uint8_t *l4,
 	return BPFW_R_UDP_CHECKSUM;
 }
 
-enum bpfw_reason bpfw_parse_wire(const uint8_t *buf, uint32_t len,
-				 struct bpfw_wire *out)
+/* Decode every header field there is room for, before checking any. */
+static void decode_wire(const uint8_t *buf, uint32_t len, struct bpfw_wire *out)
 {
-	memset(out, 0, sizeof(*out));
-	if (len < BPFWIRE_HDR_LEN)
-		return BPFW_R_WIRE_TRUNCATED;
 	out->magic = be32(buf);
 	out->version = buf[4];
 	out->type = buf[5];
@@ -388,36 +406,114 @@ enum bpfw_reason bpfw_parse_wire(const uint8_t *buf, uint32_t len,
 	out->timestamp_ns = be64(buf + 24);
 	out->check = be32(buf + 32);
 	out->reserved = be32(buf + 36);
+	out->n_events = 1;
+	if (out->version == BPFWIRE_VERSION_2 && len >= BPFWIRE_HDR_LEN_V2) {
+		out->flags = buf[36];
+		out->key_id = buf[37];
+		out->n_events = be16(buf + 38);
+		out->epoch = be64(buf + 40);
+		memcpy(out->tag, buf + BPFWIRE_OFF_TAG, BPFWIRE_TAG_LEN);
+	}
+}
+
+/* The MAC, compared in constant time: no early exit on the first byte. */
+static enum bpfw_reason check_tag(const uint8_t *buf, uint32_t len,
+				  const struct bpfw_key *key,
+				  struct bpfw_wire *w)
+{
+	uint64_t t;
+	uint8_t diff = 0;
+	int i;
+
+	if (w->version != BPFWIRE_VERSION_2 || !(w->flags & BPFWIRE_F_SIGNED))
+		return BPFW_R_UNAUTHENTICATED;
+	t = bpfw_wire_tag(key->key, buf, len);
+	for (i = 0; i < BPFWIRE_TAG_LEN; i++)
+		diff |= (uint8_t)(w->tag[i] ^ (uint8_t)(t >> (8 * i)));
+	if (diff || (key->key_id >= 0 && w->key_id != key->key_id))
+		return BPFW_R_AUTH;
+	w->authenticated = 1;
+	return BPFW_R_OK;
+}
+
+/* v1's reserved word; v2's unknown flags, or a key id or tag when unsigned. */
+static int reserved_set(const struct bpfw_wire *w)
+{
+	static const uint8_t zero[BPFWIRE_TAG_LEN];
+
+	if (w->version == BPFWIRE_VERSION)
+		return w->reserved != 0;
+	if (w->flags & ~BPFWIRE_F_SIGNED)
+		return 1;
+	return !(w->flags & BPFWIRE_F_SIGNED) &&
+	       (w->key_id || memcmp(w->tag, zero, sizeof(zero)));
+}
+
+/* n_events EXEC/OPEN events back to back must fill the payload exactly. */
+static enum bpfw_reason check_events(const struct bpfw_wire *w)
+{
+	uint32_t off = 0, path_len;
+	unsigned i;
+
+	if (w->n_events == 0)
+		return BPFW_R_EVENT_LENGTH;
+	if (w->type != BPFWIRE_EV_EXEC && w->type != BPFWIRE_EV_OPEN)
+		return BPFW_R_OK;
+	for (i = 0; i < w->n_events; i++) {
+		if (w->payload_len - off < BPFWIRE_EVENT_FIXED_LEN)
+			return BPFW_R_EVENT_LENGTH;
+		path_len = be16(w->payload + off + 24);
+		if (path_len > BPFWIRE_PATH_MAX ||
+		    w->payload_len - off - BPFWIRE_EVENT_FIXED_LEN < path_len)
+			return BPFW_R_EVENT_LENGTH;
+		off += BPFWIRE_EVENT_FIXED_LEN + path_len;
+	}
+	return off == w->payload_len ? BPFW_R_OK : BPFW_R_EVENT_LENGTH;
+}
+
+enum bpfw_reason bpfw_parse_wire_key(const uint8_t *buf, uint32_t len,
+				     const struct bpfw_key *key,
+				     struct bpfw_wire *out)
+{
+	uint16_t min_hdr;
+	enum bpfw_reason r;
+
+	memset(out, 0, sizeof(*out));
+	if (len < BPFWIRE_HDR_LEN)
+		return BPFW_R_WIRE_TRUNCATED;
+	decode_wire(buf, len, out);
 	if (out->magic != BPFWIRE_MAGIC)
 		return BPFW_R_WIRE_MAGIC;
-	if (out->version != BPFWIRE_VERSION)
+	if (out->version == BPFWIRE_VERSION_2 && len < BPFWIRE_HDR_LEN_V2)
+		return BPFW_R_WIRE_TRUNCATED;
+	if (out->version != BPFWIRE_VERSION && out->version != BPFWIRE_VERSION_2)
 		return BPFW_R_WIRE_VERSION;
-	/* A longer header is a compatible v1 extension: skip what we don't know. */
-	if (out->hdr_len < BPFWIRE_HDR_LEN || out->hdr_len > len)
+	/* A longer header is a compatible extension: skip what we don't know. */
+	min_hdr = out->version == BPFWIRE_VERSION ? BPFWIRE_HDR_LEN : BPFWIRE_HDR_LEN_V2;
+	if (out->hdr_len < min_hdr || out->hdr_len > len)
 		return BPFW_R_WIRE_HDR_LEN;
 	if (out->payload_len != len - out->hdr_len)
 		return BPFW_R_WIRE_PAYLOAD_LEN;
 	/* Integrity first: a flipped bit anywhere must read as corruption. */
 	if (bpfw_wire_check(buf, len) != out->check)
 		return BPFW_R_WIRE_CHECK;
-	if (out->reserved != 0)
+	/* Then the MAC, before any field is trusted or any state touched. */
+	if (key && (r = check_tag(buf, len, key, out)) != BPFW_R_OK)
+		return r;
+	if (reserved_set(out))
 		return BPFW_R_WIRE_RESERVED;
 	if (out->type < BPFWIRE_EV_EXEC || out->type > BPFWIRE_EV_TEST)
 		return BPFW_R_WIRE_TYPE;
 	if (out->seq == 0)
 		return BPFW_R_WIRE_SEQ_ZERO;
 	out->payload = buf + out->hdr_len;
-	if (out->type == BPFWIRE_EV_EXEC || out->type == BPFWIRE_EV_OPEN) {
-		uint32_t path_len;
+	return check_events(out);
+}
 
-		if (out->payload_len < BPFWIRE_EVENT_FIXED_LEN)
-			return BPFW_R_EVENT_LENGTH;
-		path_len = be16(out->payload + 24);
-		if (path_len > BPFWIRE_PATH_MAX ||
-		    BPFWIRE_EVENT_FIXED_LEN + path_len != out->payload_len)
-			return BPFW_R_EVENT_LENGTH;
-	}
-	return BPFW_R_OK;
+enum bpfw_reason bpfw_parse_wire(const uint8_t *buf, uint32_t len,
+				 struct bpfw_wire *out)
+{
+	return bpfw_parse_wire_key(buf, len, NULL, out);
 }
 
 enum bpfw_reason bpfw_find_wire(const struct bpfw_link_cfg *cfg,

@@ -65,7 +65,11 @@
 	X(WIRE_SEQ_ZERO,	"wire_seq_zero",	INVALID)	\
 	X(EVENT_LENGTH,		"event_length",		INVALID)	\
 	X(SRC_UNEXPECTED,	"src_unexpected",	INVALID)	\
-	X(TOO_MANY_SENDERS,	"too_many_senders",	INVALID)
+	X(TOO_MANY_SENDERS,	"too_many_senders",	INVALID)	\
+	X(UNAUTHENTICATED,	"unauthenticated",	INVALID)	\
+	X(AUTH,			"auth",			INVALID)	\
+	X(REPLAY,		"replay",		INVALID)	\
+	X(UNTRACKED,		"untracked",		INVALID)
 
 enum bpfw_reason {
 #define BPFW_R_ENUM(id, name, cls) BPFW_R_##id,
@@ -125,7 +129,10 @@ struct bpfw_udp {
 	uint32_t data_len;
 };
 
-/* Header fields in host order, plus where the payload starts. */
+/*
+ * Header fields in host order, plus where the payload starts. v1 leaves the
+ * v2 fields 0 (n_events 1); reserved is v1's bytes 36-39 in either version.
+ */
 struct bpfw_wire {
 	uint32_t magic;
 	uint8_t version;
@@ -137,7 +144,19 @@ struct bpfw_wire {
 	uint64_t timestamp_ns;
 	uint32_t check;
 	uint32_t reserved;
+	uint8_t flags;		/* v2: BPFWIRE_F_* */
+	uint8_t key_id;		/* v2 */
+	uint16_t n_events;	/* v2; 1 for v1 */
+	uint64_t epoch;		/* v2 */
+	uint8_t tag[8];		/* v2, as on the wire */
+	uint8_t authenticated;	/* the tag was checked against our key */
 	const uint8_t *payload;
+};
+
+/* The receiver's MAC key (--key-file) and the key id it insists on. */
+struct bpfw_key {
+	uint8_t key[16];
+	int key_id;		/* 0-255, or -1: any */
 };
 
 /*
@@ -172,6 +191,19 @@ enum bpfw_reason bpfw_parse_wire(const uint8_t *buf, uint32_t len,
 				 struct bpfw_wire *out);
 
 /*
+ * The same, with a key (NULL: none). With a key, v1 and unsigned v2 are
+ * UNAUTHENTICATED and a tag that does not match (or another key id) is AUTH;
+ * the tag is checked right after the FNV check, before anything else. Without
+ * a key a signed v2 datagram passes on its FNV check alone.
+ */
+enum bpfw_reason bpfw_parse_wire_key(const uint8_t *buf, uint32_t len,
+				     const struct bpfw_key *key,
+				     struct bpfw_wire *out);
+
+/* SipHash-2-4 tag of a v2 datagram (tag bytes taken as 0), as wire.h says. */
+uint64_t bpfw_wire_tag(const uint8_t key[16], const uint8_t *buf, uint32_t len);
+
+/*
  * Where a bpfwire datagram sits in one frame, for tools that locate rather
  * than validate (bpfwire-path): link and IP checked as bpfw_parse_frame
  * does, IPv6 extension headers walked, a whole packet or a first fragment
@@ -184,7 +216,7 @@ enum bpfw_reason bpfw_find_wire(const struct bpfw_link_cfg *cfg,
 				uint32_t wirelen, struct bpfw_l3 *l3,
 				struct bpfw_udp *udp, struct bpfw_wire *w);
 
-/* FNV-1a of a datagram as wire.h defines it (check field taken as 0). */
+/* FNV-1a of a datagram as wire.h defines it (check, and v2's tag, taken as 0). */
 uint32_t bpfw_wire_check(const uint8_t *buf, uint32_t len);
 
 /* RFC 1071 sum, not folded or complemented, for chaining. */

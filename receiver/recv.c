@@ -20,14 +20,19 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "errnames.h"
 #include "log.h"
 #include "rx.h"
+#include "wire.h"
 
 #define EXIT_PASS	0
 #define EXIT_FAIL	1
@@ -35,6 +40,8 @@
 #define MAX_SRCS	16
 #define SNAPLEN		262144
 #define UNSET		(-1)
+#define DEFAULT_MAX_SENDERS	4096
+#define DEFAULT_BUDGET_MB	64
 
 struct opts {
 	const char *read;
@@ -59,6 +66,11 @@ struct opts {
 	int log;
 	int no_capture;
 	unsigned rcvbuf;
+	const char *key_file;
+	struct bpfw_key key;
+	int have_key;
+	unsigned max_senders;
+	double budget_mb;		/* 0: no budget */
 };
 
 struct run {
@@ -153,6 +165,15 @@ static void usage(FILE *f)
 "                         of them ([v6addr]:port; repeat up to 16 times)\n"
 "      --allow-invalid    invalid datagrams do not fail the run\n"
 "      --accept-csum-partial  a UDP checksum left partial by TX offload is valid\n"
+"Authentication and memory:\n"
+"      --key-file FILE    SipHash-2-4 key (32 hex digits; mode 0600, no symlink):\n"
+"                         v1 and unsigned v2 are then 'unauthenticated', a bad\n"
+"                         tag 'auth', a repeated (epoch, seq) 'replay'\n"
+"      --key-id N         also refuse ('auth') a tag made with another key id\n"
+"      --max-senders N    senders tracked per side (default 4096); past it\n"
+"                         'too_many_senders'\n"
+"      --state-budget-mb M  bytes of sender state, both sides together\n"
+"                         (default 64; 0: no limit); past it 'untracked'\n"
 "Ending a live run (otherwise at SIGINT/SIGTERM):\n"
 "  -t, --timeout S        stop after S seconds\n"
 "  -I, --until-idle S     stop S seconds after the last datagram\n"
@@ -164,6 +185,7 @@ static void usage(FILE *f)
 enum {
 	OPT_READY = 256, OPT_RCVBUF, OPT_MAC, OPT_LOGFILE, OPT_MAXLOSS,
 	OPT_MAXDUP, OPT_MAXREORDER, OPT_ALLOWINV, OPT_PARTIAL, OPT_VERSION,
+	OPT_KEYFILE, OPT_KEYID, OPT_MAXSENDERS, OPT_BUDGET,
 };
 
 static const struct option long_opts[] = {
@@ -189,6 +211,10 @@ static const struct option long_opts[] = {
 	{ "ready-file",		required_argument, NULL, OPT_READY },
 	{ "rcvbuf",		required_argument, NULL, OPT_RCVBUF },
 	{ "mac",		required_argument, NULL, OPT_MAC },
+	{ "key-file",		required_argument, NULL, OPT_KEYFILE },
+	{ "key-id",		required_argument, NULL, OPT_KEYID },
+	{ "max-senders",	required_argument, NULL, OPT_MAXSENDERS },
+	{ "state-budget-mb",	required_argument, NULL, OPT_BUDGET },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ "version",		no_argument,	   NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -297,6 +323,61 @@ static int parse_mac(const char *s, uint8_t *mac)
 	return 0;
 }
 
+/*
+ * The key file: 32 hex digits, whitespace anywhere. Opened without following
+ * a symlink and refused when group or others may read it, like ssh's keys.
+ */
+static int load_key(const char *path, struct bpfw_key *k)
+{
+	char buf[256];
+	struct stat st;
+	ssize_t n;
+	int fd, i, nd = 0;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			pr_warn("--key-file %s: is a symlink; name the key file itself", path);
+		else
+			pr_errno(errno, "couldn't open key file %s", path);
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		pr_warn("--key-file %s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_mode & (S_IRGRP | S_IROTH)) {
+		pr_warn("--key-file %s: group or others can read it (mode %04o); chmod 600 it",
+			path, (unsigned)(st.st_mode & 07777));
+		close(fd);
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0) {
+		pr_errno(errno, "couldn't read key file %s", path);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (isspace((unsigned char)buf[i]))
+			continue;
+		if (!isxdigit((unsigned char)buf[i]) || nd == 32)
+			break;
+		k->key[nd / 2] = (uint8_t)(k->key[nd / 2] << 4 |
+			(isdigit((unsigned char)buf[i]) ? buf[i] - '0' :
+			 tolower((unsigned char)buf[i]) - 'a' + 10));
+		nd++;
+	}
+	explicit_bzero(buf, sizeof(buf));
+	if (i < n || nd != 32) {
+		pr_warn("--key-file %s: not a key (32 hex digits, whitespace allowed)", path);
+		explicit_bzero(k->key, sizeof(k->key));
+		return -1;
+	}
+	return 0;
+}
+
 /* Options that only one of live and --read mode takes, or needs. */
 static int check_mode(struct opts *o)
 {
@@ -321,7 +402,51 @@ static int check_mode(struct opts *o)
 			return -1;
 		}
 	}
+	if (o->key.key_id >= 0 && !o->key_file) {
+		pr_warn("--key-id needs --key-file");
+		return -1;
+	}
+	if (o->key_file) {
+		if (load_key(o->key_file, &o->key))
+			return -1;
+		o->have_key = 1;
+	}
 	return 0;
+}
+
+/* --key-file, --key-id, --max-senders, --state-budget-mb: 1 when c was one. */
+static int parse_state_opt(int c, const char *arg, struct opts *o)
+{
+	long long v;
+	char *end;
+
+	switch (c) {
+	case OPT_KEYFILE:
+		o->key_file = arg;
+		return 1;
+	case OPT_KEYID:
+		if (parse_count("key-id", arg, 0, 255, 0, &v))
+			return -1;
+		o->key.key_id = (int)v;
+		return 1;
+	case OPT_MAXSENDERS:
+		if (parse_count("max-senders", arg, 1, 1000000, 0, &v))
+			return -1;
+		o->max_senders = (unsigned)v;
+		return 1;
+	case OPT_BUDGET:
+		errno = 0;
+		o->budget_mb = strtod(arg, &end);
+		if (errno || end == arg || *end || !(o->budget_mb >= 0) ||
+		    o->budget_mb > 1 << 20) {
+			pr_warn("--state-budget-mb: \"%s\" is not a number of MiB in [0, %d]",
+				arg, 1 << 20);
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -333,9 +458,18 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->port = UNSET;
 	o->expect_count = UNSET;
 	o->rcvbuf = 4u << 20;
+	o->key.key_id = UNSET;
+	o->max_senders = DEFAULT_MAX_SENDERS;
+	o->budget_mb = DEFAULT_BUDGET_MB;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:b:f:i:w:r:j:lvn:s:t:I:h",
 				long_opts, NULL)) != -1) {
+		int r = parse_state_opt(c, optarg, o);
+
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
 		switch (c) {
 		case 'p':
 			if (parse_count("port", optarg, 0, 65535, 0, &v))
@@ -444,6 +578,7 @@ static const char *seq_event_name(enum bpfw_seq_event e)
 	case BPFW_SEQ_NEW: return "new";
 	case BPFW_SEQ_REORDERED: return "reordered";
 	case BPFW_SEQ_DUPLICATE: return "duplicate";
+	case BPFW_SEQ_FULL: return "too_many_senders";
 	default: return "untracked";
 	}
 }
@@ -482,6 +617,18 @@ static void log_datagram(void *arg, const struct bpfw_dgram_info *in)
 				       json_object_new_uint64(in->wire->timestamp_ns));
 		json_object_object_add(o, "payload_len",
 				       json_object_new_uint64(in->wire->payload_len));
+		json_object_object_add(o, "wire_version",
+				       json_object_new_int(in->wire->version));
+	}
+	if (in->wire && in->wire->version == BPFWIRE_VERSION_2) {
+		char ep[20];
+
+		snprintf(ep, sizeof(ep), "%016llx", (unsigned long long)in->wire->epoch);
+		json_object_object_add(o, "epoch", json_object_new_string(ep));
+		json_object_object_add(o, "n_events", json_object_new_int(in->wire->n_events));
+		json_object_object_add(o, "signed", json_object_new_boolean(
+			in->wire->flags & BPFWIRE_F_SIGNED));
+		json_object_object_add(o, "key_id", json_object_new_int(in->wire->key_id));
 	}
 	if (in->reason == BPFW_R_OK)
 		json_object_object_add(o, "seq_event", json_object_new_string(
@@ -533,6 +680,9 @@ static int init_rx(struct run *run, enum bpfw_link link)
 		.accept_csum_partial = o->accept_partial,
 		.srcs = o->srcs,
 		.nsrcs = o->nsrcs,
+		.max_senders = o->max_senders,
+		.state_budget = (uint64_t)(o->budget_mb * (1 << 20)),
+		.key = o->have_key ? &o->key : NULL,
 	};
 
 	cfg.link.link = link;
@@ -981,7 +1131,7 @@ static int run_live(struct run *run)
 /* ---- expectations and reports ---- */
 
 struct totals {
-	uint64_t received, lost, duplicates, reordered;
+	uint64_t received, lost, duplicates, replays, reordered;
 };
 
 static struct totals side_totals(struct bpfw_senders *s)
@@ -995,6 +1145,7 @@ static struct totals side_totals(struct bpfw_senders *s)
 		t.received += snd->received;
 		t.lost += bpfw_sender_lost(snd);
 		t.duplicates += snd->duplicates;
+		t.replays += snd->replays;
 		t.reordered += snd->reordered;
 	}
 	return t;
@@ -1095,7 +1246,8 @@ static void evaluate(struct run *run, struct checks *c)
 			unsigned j;
 
 			for (j = 0; j < bpfw_senders_count(ss); j++)
-				if (bpfw_senders_get(ss, j)->sender_id == w->sender_id)
+				if (bpfw_senders_get(ss, j)->sender_id == w->sender_id &&
+				    bpfw_senders_get(ss, j)->epoch == w->epoch)
 					s = bpfw_senders_get(ss, j);
 			if (!s || s->received != w->received)
 				mismatched++;
@@ -1112,14 +1264,91 @@ static void evaluate(struct run *run, struct checks *c)
 		      run->sock_drops_u32);
 }
 
+/* One sender's counts; add_to sums a second epoch of the same id into o. */
+static void sender_counts(json_object *o, const struct bpfw_sender *snd, int add_to)
+{
+	static const char *const keys[] = {
+		"received", "lost", "duplicates", "replays", "reordered", "stale", "events",
+	};
+	uint64_t v[] = {
+		snd->received, bpfw_sender_lost(snd), snd->duplicates, snd->replays,
+		snd->reordered, snd->stale, snd->events,
+	};
+	json_object *old;
+	unsigned i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		if (add_to && json_object_object_get_ex(o, keys[i], &old))
+			v[i] += json_object_get_uint64(old);
+		json_object_object_add(o, keys[i], json_object_new_uint64(v[i]));
+	}
+}
+
+static json_object *sender_json(const struct bpfw_sender *snd)
+{
+	json_object *so = json_object_new_object();
+	char a[INET6_ADDRSTRLEN], ep[20];
+
+	fmt_addr(snd->family, snd->src, a, sizeof(a));
+	json_object_object_add(so, "src", json_object_new_string(a));
+	json_object_object_add(so, "sport", json_object_new_int(snd->sport));
+	sender_counts(so, snd, 0);
+	json_object_object_add(so, "first_seq", json_object_new_uint64(snd->first_seq));
+	json_object_object_add(so, "last_seq", json_object_new_uint64(snd->last_seq));
+	snprintf(ep, sizeof(ep), "%016llx", (unsigned long long)snd->epoch);
+	json_object_object_add(so, "epoch", json_object_new_string(ep));
+	json_object_object_add(so, "state_bytes", json_object_new_uint64(bpfw_sender_bytes(snd)));
+	return so;
+}
+
+/*
+ * senders, keyed by id. A reinstalled sender (several epochs) sums its
+ * epochs' counts, spans their first and last seq, and lists each in epochs.
+ */
+static json_object *senders_json(struct bpfw_senders *ss)
+{
+	json_object *senders = json_object_new_object();
+	json_object *so = NULL, *epochs = NULL;
+	const struct bpfw_sender *snd, *prev = NULL;
+	char id[16];
+	unsigned i;
+
+	for (i = 0; i < bpfw_senders_count(ss); i++, prev = snd) {
+		snd = bpfw_senders_get(ss, i);
+		if (prev && prev->sender_id == snd->sender_id) {
+			json_object *e = sender_json(snd);
+
+			if (!epochs) {
+				epochs = json_object_new_object();
+				json_object_object_add(epochs, json_object_get_string(
+					json_object_object_get(so, "epoch")), sender_json(prev));
+				json_object_object_add(so, "epochs", epochs);
+			}
+			json_object_object_add(epochs, json_object_get_string(
+				json_object_object_get(e, "epoch")), e);
+			sender_counts(so, snd, 1);
+			if (snd->first_seq < json_object_get_uint64(json_object_object_get(so, "first_seq")))
+				json_object_object_add(so, "first_seq",
+					json_object_new_uint64(snd->first_seq));
+			if (snd->last_seq > json_object_get_uint64(json_object_object_get(so, "last_seq")))
+				json_object_object_add(so, "last_seq",
+					json_object_new_uint64(snd->last_seq));
+			continue;
+		}
+		so = sender_json(snd);
+		epochs = NULL;
+		snprintf(id, sizeof(id), "%u", snd->sender_id);
+		json_object_object_add(senders, id, so);
+	}
+	return senders;
+}
+
 static json_object *side_json(struct bpfw_side *s)
 {
 	json_object *o = json_object_new_object();
 	json_object *reasons = json_object_new_object();
 	json_object *ignored = json_object_new_object();
-	json_object *senders = json_object_new_object();
 	struct totals t = side_totals(s->senders);
-	char a[INET6_ADDRSTRLEN], id[16];
 	unsigned i;
 
 	json_object_object_add(o, "frames", json_object_new_uint64(s->frames));
@@ -1141,28 +1370,15 @@ static json_object *side_json(struct bpfw_side *s)
 	json_object_object_add(o, "udp_csum_partial", json_object_new_uint64(s->udp_csum_partial));
 	json_object_object_add(o, "ip4_df", json_object_new_uint64(s->ip4_df));
 	json_object_object_add(o, "payload_bytes", json_object_new_uint64(s->payload_bytes));
+	json_object_object_add(o, "events", json_object_new_uint64(s->events));
+	json_object_object_add(o, "authenticated", json_object_new_uint64(s->authenticated));
 	json_object_object_add(o, "received", json_object_new_uint64(t.received));
 	json_object_object_add(o, "lost", json_object_new_uint64(t.lost));
 	json_object_object_add(o, "duplicates", json_object_new_uint64(t.duplicates));
+	json_object_object_add(o, "replays", json_object_new_uint64(t.replays));
 	json_object_object_add(o, "reordered", json_object_new_uint64(t.reordered));
-	for (i = 0; i < bpfw_senders_count(s->senders); i++) {
-		const struct bpfw_sender *snd = bpfw_senders_get(s->senders, i);
-		json_object *so = json_object_new_object();
-
-		fmt_addr(snd->family, snd->src, a, sizeof(a));
-		json_object_object_add(so, "src", json_object_new_string(a));
-		json_object_object_add(so, "sport", json_object_new_int(snd->sport));
-		json_object_object_add(so, "received", json_object_new_uint64(snd->received));
-		json_object_object_add(so, "lost", json_object_new_uint64(bpfw_sender_lost(snd)));
-		json_object_object_add(so, "duplicates", json_object_new_uint64(snd->duplicates));
-		json_object_object_add(so, "reordered", json_object_new_uint64(snd->reordered));
-		json_object_object_add(so, "stale", json_object_new_uint64(snd->stale));
-		json_object_object_add(so, "first_seq", json_object_new_uint64(snd->first_seq));
-		json_object_object_add(so, "last_seq", json_object_new_uint64(snd->last_seq));
-		snprintf(id, sizeof(id), "%u", snd->sender_id);
-		json_object_object_add(senders, id, so);
-	}
-	json_object_object_add(o, "senders", senders);
+	json_object_object_add(o, "tracked", json_object_new_uint64(bpfw_senders_count(s->senders)));
+	json_object_object_add(o, "senders", senders_json(s->senders));
 	return o;
 }
 
@@ -1176,6 +1392,21 @@ static void add_ignored_reasons(json_object *side, struct bpfw_side *s)
 		if (bpfw_reason_class(i) == BPFW_CLASS_IGNORED && s->reasons[i])
 			json_object_object_add(ign, bpfw_reason_name(i),
 					       json_object_new_uint64(s->reasons[i]));
+}
+
+/* The memory the run took: sender state against its budget, and peak RSS. */
+static json_object *state_json(struct run *run)
+{
+	json_object *o = json_object_new_object();
+	struct rusage ru;
+
+	json_object_object_add(o, "budget_bytes", json_object_new_uint64(run->rx.budget.limit));
+	json_object_object_add(o, "bytes", json_object_new_uint64(run->rx.budget.used));
+	json_object_object_add(o, "peak_bytes", json_object_new_uint64(run->rx.budget.peak));
+	/* Before the summary is built, which is not sender state. */
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		json_object_object_add(o, "max_rss_kb", json_object_new_int64(ru.ru_maxrss));
+	return o;
 }
 
 static json_object *summary_json(struct run *run, struct checks *c)
@@ -1215,6 +1446,11 @@ static json_object *summary_json(struct run *run, struct checks *c)
 		json_object_array_add(srcs, json_object_new_string(o->src_text[i]));
 	json_object_object_add(cfg, "expect_src", srcs);
 	json_object_object_add(cfg, "accept_csum_partial", json_object_new_boolean(o->accept_partial));
+	json_object_object_add(cfg, "authenticated", json_object_new_boolean(o->have_key));
+	if (o->key.key_id >= 0)
+		json_object_object_add(cfg, "key_id", json_object_new_int(o->key.key_id));
+	json_object_object_add(cfg, "max_senders", json_object_new_int64(o->max_senders));
+	json_object_object_add(cfg, "state_budget_mb", json_object_new_double(o->budget_mb));
 	if (o->timeout)
 		json_object_object_add(cfg, "timeout_s", json_object_new_double(o->timeout));
 	if (o->until_idle)
@@ -1229,6 +1465,7 @@ static json_object *summary_json(struct run *run, struct checks *c)
 	json_object_object_add(root, "stopped_by", json_object_new_string(
 		run->stop_reason ? run->stop_reason : "?"));
 	json_object_object_add(root, "interrupted", json_object_new_boolean(run->interrupted));
+	json_object_object_add(root, "state", state_json(run));
 
 	wire = side_json(&run->rx.wire);
 	add_ignored_reasons(wire, &run->rx.wire);

@@ -16,8 +16,9 @@ int bpfw_rx_init(struct bpfw_rx *rx, const struct bpfw_rx_cfg *cfg)
 	if (!rx->cfg.frag_timeout_ns)
 		rx->cfg.frag_timeout_ns = 30ull * 1000000000ull;	/* Linux ipfrag_time */
 	rx->reasm = bpfw_reasm_new(rx->cfg.frag_entries, rx->cfg.frag_timeout_ns);
-	rx->wire.senders = bpfw_senders_new(rx->cfg.max_senders);
-	rx->sock.senders = bpfw_senders_new(rx->cfg.max_senders);
+	rx->budget.limit = rx->cfg.state_budget;
+	rx->wire.senders = bpfw_senders_new(rx->cfg.max_senders, &rx->budget);
+	rx->sock.senders = bpfw_senders_new(rx->cfg.max_senders, &rx->budget);
 	if (!rx->reasm || !rx->wire.senders || !rx->sock.senders) {
 		bpfw_rx_fini(rx);
 		return -1;
@@ -66,7 +67,19 @@ static int src_expected(const struct bpfw_rx_cfg *cfg, uint8_t family,
 	return 0;
 }
 
-/* The layers both sides share: wire format, expectations, sequence. */
+/* A sequence event's verdict: not tracked, or a repeat under a key. */
+static enum bpfw_reason seq_reason(const struct bpfw_dgram_info *info,
+				   const struct bpfw_wire *w)
+{
+	switch (info->seq_event) {
+	case BPFW_SEQ_FULL: return BPFW_R_TOO_MANY_SENDERS;
+	case BPFW_SEQ_UNTRACKED: return BPFW_R_UNTRACKED;
+	case BPFW_SEQ_DUPLICATE: return w->authenticated ? BPFW_R_REPLAY : BPFW_R_OK;
+	default: return BPFW_R_OK;
+	}
+}
+
+/* The layers both sides share: wire format and MAC, expectations, sequence. */
 static void finish(struct bpfw_rx *rx, struct bpfw_side *side,
 		   struct bpfw_dgram_info *info, const uint8_t *buf,
 		   uint32_t len)
@@ -75,7 +88,8 @@ static void finish(struct bpfw_rx *rx, struct bpfw_side *side,
 	enum bpfw_reason r;
 
 	info->len = len;
-	r = bpfw_parse_wire(buf, len, &w);
+	/* The MAC is checked here, before any per-sender state is looked up. */
+	r = bpfw_parse_wire_key(buf, len, rx->cfg.key, &w);
 	info->wire = &w;
 	if (r != BPFW_R_OK)
 		goto out;
@@ -83,14 +97,19 @@ static void finish(struct bpfw_rx *rx, struct bpfw_side *side,
 		r = BPFW_R_SRC_UNEXPECTED;
 		goto out;
 	}
-	info->seq_event = bpfw_senders_record(side->senders, w.sender_id, w.seq,
+	info->seq_event = bpfw_senders_record(side->senders, w.sender_id, w.epoch,
+					      w.seq, w.authenticated,
 					      info->family, info->src,
 					      info->sport);
-	if (info->seq_event == BPFW_SEQ_FULL) {
-		r = BPFW_R_TOO_MANY_SENDERS;
+	r = seq_reason(info, &w);
+	if (r != BPFW_R_OK)
 		goto out;
-	}
 	side->payload_bytes += w.payload_len;
+	side->authenticated += w.authenticated;
+	if (info->seq_event != BPFW_SEQ_DUPLICATE) {
+		side->events += w.n_events;
+		bpfw_senders_last(side->senders)->events += w.n_events;
+	}
 out:
 	verdict(rx, side, info, r);
 }

@@ -32,6 +32,8 @@ struct bpfw_side {
 	uint64_t udp_csum_partial;	/* offload artefacts accepted on request */
 	uint64_t ip4_df;
 	uint64_t payload_bytes;
+	uint64_t events;		/* n_events of the distinct valid datagrams */
+	uint64_t authenticated;		/* valid datagrams whose tag was checked */
 	struct bpfw_senders *senders;
 };
 
@@ -56,7 +58,9 @@ struct bpfw_rx_cfg {
 	int accept_csum_partial;
 	const struct bpfw_src_expect *srcs;
 	unsigned nsrcs;
-	unsigned max_senders;
+	unsigned max_senders;		/* per side; default 4096 */
+	uint64_t state_budget;		/* bytes for both sides' senders; 0: none */
+	const struct bpfw_key *key;	/* NULL: no MAC checked */
 	unsigned frag_entries;
 	uint64_t frag_timeout_ns;
 	bpfw_dgram_cb cb;		/* every datagram verdict, for --log */
@@ -67,6 +71,7 @@ struct bpfw_rx {
 	struct bpfw_rx_cfg cfg;
 	struct bpfw_reasm *reasm;
 	uint64_t incomplete_counted;
+	struct bpfw_budget budget;	/* shared by the wire and socket tables */
 	struct bpfw_side wire, sock;
 };
 

@@ -77,6 +77,47 @@ void craft_wire_fix(uint8_t *buf, uint32_t len)
 	put32(buf + 32, bpfw_wire_check(buf, len));
 }
 
+uint32_t craft_wire_v2(uint8_t *buf, uint32_t sender, uint64_t epoch,
+		       uint64_t seq, uint8_t type, uint16_t n_events,
+		       const uint8_t *payload, uint32_t plen)
+{
+	uint32_t len = BPFWIRE_HDR_LEN_V2 + plen;
+
+	if (plen)
+		memmove(buf + BPFWIRE_HDR_LEN_V2, payload, plen);
+	put32(buf, BPFWIRE_MAGIC);
+	buf[4] = BPFWIRE_VERSION_2;
+	buf[5] = type;
+	put16(buf + 6, BPFWIRE_HDR_LEN_V2);
+	put32(buf + 8, sender);
+	put32(buf + 12, plen);
+	put64(buf + 16, seq);
+	put64(buf + 24, 1000000000ull * seq);
+	buf[36] = 0;
+	buf[37] = 0;
+	put16(buf + 38, n_events);
+	put64(buf + 40, epoch);
+	memset(buf + BPFWIRE_OFF_TAG, 0, BPFWIRE_TAG_LEN);
+	craft_wire_fix(buf, len);
+	return len;
+}
+
+void craft_wire_sign(uint8_t *buf, uint32_t len, const uint8_t key[16],
+		     uint8_t key_id)
+{
+	uint64_t t;
+	int i;
+
+	buf[36] |= BPFWIRE_F_SIGNED;
+	buf[37] = key_id;
+	memset(buf + BPFWIRE_OFF_TAG, 0, BPFWIRE_TAG_LEN);
+	craft_wire_fix(buf, len);
+	/* wire.h's SipHash itself, not the receiver's bpfw_wire_tag(). */
+	t = bpfwire_siphash24(key, buf, len);
+	for (i = 0; i < BPFWIRE_TAG_LEN; i++)	/* little-endian, as SipHash outputs */
+		buf[BPFWIRE_OFF_TAG + i] = (uint8_t)(t >> (8 * i));
+}
+
 uint32_t craft_event(uint8_t *buf, uint32_t pid, const char *comm,
 		     const char *path)
 {

@@ -45,6 +45,16 @@ uint32_t craft_wire(uint8_t *buf, uint32_t sender, uint64_t seq, uint8_t type,
 		    const uint8_t *payload, uint32_t plen);
 /* Recompute the FNV check after a test edited the datagram. */
 void craft_wire_fix(uint8_t *buf, uint32_t len);
+/*
+ * A v2 datagram (56-byte header) carrying n_events events in payload,
+ * unsigned: flags, key id and tag 0, the check right.
+ */
+uint32_t craft_wire_v2(uint8_t *buf, uint32_t sender, uint64_t epoch,
+		       uint64_t seq, uint8_t type, uint16_t n_events,
+		       const uint8_t *payload, uint32_t plen);
+/* Sign a v2 datagram: set the flag and key id, fix the check, then the tag. */
+void craft_wire_sign(uint8_t *buf, uint32_t len, const uint8_t key[16],
+		     uint8_t key_id);
 /* An EXEC/OPEN event payload; returns its length. */
 uint32_t craft_event(uint8_t *buf, uint32_t pid, const char *comm,
 		     const char *path);

@@ -384,6 +384,101 @@ static void test_sll(void)
 		  "linux cooked capture");
 }
 
+/* signed.pcap: 3 signed datagrams, a bad tag, a replay, a v1 one. */
+static const uint8_t test_key[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+
+static int make_signed(void)
+{
+	struct craft_pcap *c = craft_pcap_open(path("signed.pcap"), DLT_EN10MB);
+	struct craft_pkt p;
+	uint32_t n;
+	int i;
+
+	if (!c)
+		return -1;
+	craft_defaults(&p, 4);
+	for (i = 1; i <= 3; i++) {
+		n = craft_wire_v2(dg, 11, 0xe90c, (uint64_t)i, BPFWIRE_EV_TEST, 1,
+				  (const uint8_t *)"signed", 6);
+		craft_wire_sign(dg, n, test_key, 1);
+		craft_pcap_write(c, ts += 1000, f, craft_frame(f, &p, dg, n));
+	}
+	craft_pcap_write(c, ts += 1000, f, craft_frame(f, &p, dg, n));	/* replay */
+	dg[BPFWIRE_OFF_TAG] ^= 1;					/* forged */
+	dg[23] = 4;
+	craft_wire_fix(dg, n);
+	craft_pcap_write(c, ts += 1000, f, craft_frame(f, &p, dg, n));
+	put_good(c, &p, 12, 1);						/* v1 */
+	return craft_pcap_close(c);
+}
+
+static void test_key_file(void)
+{
+	char key[512], link[512];
+	json_object *j;
+	FILE *fp;
+
+	/* path() reuses 8 buffers: keep these two. */
+	snprintf(key, sizeof(key), "%s", path("key"));
+	snprintf(link, sizeof(link), "%s", path("key.link"));
+	fp = fopen(key, "w");
+
+	fputs("0001020304050607\n 08090a0b0c0d0e0f\n", fp);
+	fclose(fp);
+	chmod(key, 0600);
+	ASSERT_EQ(run("--read", path("signed.pcap"), "--key-file", key, "--key-id", "1",
+		      "--json", path("k.json"), "--allow-invalid", NULL), 0, "signed.pcap with the key");
+	j = load(path("k.json"));
+	if (j) {
+		ASSERT_EQ(jget(j, "valid"), 3, "key: 3 valid");
+		ASSERT_EQ(jget(j, "wire.reasons.auth"), 1, "key: 1 auth");
+		ASSERT_EQ(jget(j, "wire.reasons.replay"), 1, "key: 1 replay");
+		ASSERT_EQ(jget(j, "wire.reasons.unauthenticated"), 1, "key: 1 unauthenticated");
+		ASSERT_EQ(jget(j, "wire.senders.11.replays"), 1, "key: sender replays");
+		ASSERT_EQ(jget(j, "wire.authenticated"), 3, "key: 3 authenticated");
+		ASSERT_EQ(jget(j, "wire.events"), 3, "key: 3 events");
+		json_object_put(j);
+	}
+	/* Without the key the forgery passes on its FNV check. */
+	ASSERT_EQ(run("--read", path("signed.pcap"), "--json", path("nk.json"),
+		      "--max-dup", "any", NULL), 0, "signed.pcap without a key");
+	j = load(path("nk.json"));
+	if (j) {
+		ASSERT_EQ(jget(j, "valid"), 6, "no key: all 6 valid");
+		ASSERT_EQ(jget(j, "wire.senders.11.duplicates"), 1, "no key: replay is a duplicate");
+		json_object_put(j);
+	}
+	ASSERT_EQ(run("--read", path("signed.pcap"), "--key-file", key, "--key-id", "2",
+		      "--json", path("k2.json"), NULL), 1, "another --key-id fails");
+	j = load(path("k2.json"));
+	if (j) {
+		ASSERT_EQ(jget(j, "wire.reasons.auth"), 5, "--key-id 2: all 5 signed are auth");
+		json_object_put(j);
+	}
+	chmod(key, 0640);
+	ASSERT_EQ(run("--read", path("signed.pcap"), "--key-file", key, NULL), 2,
+		  "group-readable key refused");
+	ASSERT_HAS(slurp(err_path), "group or others can read it", "says why");
+	chmod(key, 0600);
+	ASSERT_EQ(symlink(key, link), 0, "symlink made");
+	ASSERT_EQ(run("--read", path("signed.pcap"), "--key-file", link, NULL), 2,
+		  "key through a symlink refused");
+	ASSERT_HAS(slurp(err_path), "symlink", "says symlink");
+	fp = fopen(key, "w");
+	fputs("0001020304050607 08090a0b0c0d0e0", fp);	/* 31 digits */
+	fclose(fp);
+	ASSERT_EQ(run("--read", path("signed.pcap"), "--key-file", key, NULL), 2,
+		  "31 hex digits refused");
+	ASSERT_EQ(run("--read", path("signed.pcap"), "--key-file", path("nokey"), NULL), 2,
+		  "missing key file refused");
+	ASSERT_EQ(run("--read", path("signed.pcap"), "--key-id", "1", NULL), 2,
+		  "--key-id without --key-file refused");
+	ASSERT_EQ(run("--read", path("signed.pcap"), "--state-budget-mb", "-1", NULL), 2,
+		  "negative budget refused");
+	ASSERT_EQ(run("--read", path("signed.pcap"), "--max-senders", "0", NULL), 2,
+		  "--max-senders 0 refused");
+}
+
 static void test_bad_input(void)
 {
 	FILE *fp;
@@ -449,12 +544,14 @@ int main(int argc, char **argv)
 	}
 	snprintf(out_path, sizeof(out_path), "%s/stdout", dir);
 	snprintf(err_path, sizeof(err_path), "%s/stderr", dir);
-	if (!ASSERT_EQ(make_good() | make_bad() | make_seq() | make_sll(), 0, "pcaps written"))
+	if (!ASSERT_EQ(make_good() | make_bad() | make_seq() | make_sll() | make_signed(), 0,
+		       "pcaps written"))
 		goto out;
 	test_good();
 	test_bad();
 	test_seq();
 	test_sll();
+	test_key_file();
 	test_bad_input();
 out:
 	i = tap_done();

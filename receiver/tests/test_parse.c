@@ -408,7 +408,7 @@ static void test_wire(void)
 	} while (0)
 
 	WIRE_CASE(dg[0] = 0x43, 1, BPFW_R_WIRE_MAGIC, "wire magic");
-	WIRE_CASE(dg[4] = 2, 1, BPFW_R_WIRE_VERSION, "wire version 2");
+	WIRE_CASE(dg[4] = 3, 1, BPFW_R_WIRE_VERSION, "wire version 3");
 	WIRE_CASE(put16(dg + 6, 39), 1, BPFW_R_WIRE_HDR_LEN, "wire hdr_len 39");
 	WIRE_CASE(put16(dg + 6, 200), 1, BPFW_R_WIRE_HDR_LEN, "wire hdr_len past end");
 	WIRE_CASE(dg[15] = 17, 1, BPFW_R_WIRE_PAYLOAD_LEN, "wire payload_len +1");
@@ -516,13 +516,13 @@ static void test_sequence(void)
 		BPFW_SEQ_NEW, BPFW_SEQ_NEW, BPFW_SEQ_NEW, BPFW_SEQ_REORDERED,
 		BPFW_SEQ_DUPLICATE, BPFW_SEQ_NEW, BPFW_SEQ_DUPLICATE,
 	};
-	struct bpfw_senders *s = bpfw_senders_new(2);
+	struct bpfw_senders *s = bpfw_senders_new(2, NULL);
 	const struct bpfw_sender *snd;
 	struct craft_pkt p;
 	unsigned i, ev_bad = 0;
 
 	for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++)
-		if (bpfw_senders_record(s, 5, seqs[i], 4, NULL, 0) != want[i])
+		if (bpfw_senders_record(s, 5, 0, seqs[i], 0, 4, NULL, 0) != want[i])
 			ev_bad++;
 	ASSERT_EQ(ev_bad, 0, "sequence events");
 	snd = bpfw_senders_get(s, 0);
@@ -534,16 +534,16 @@ static void test_sequence(void)
 	ASSERT_EQ(snd->last_seq, 6, "seq last");
 
 	/* Two senders stay apart; a third is refused, not mixed in. */
-	ASSERT_EQ(bpfw_senders_record(s, 9, 3, 4, NULL, 0), BPFW_SEQ_NEW, "second sender");
-	ASSERT_EQ(bpfw_senders_record(s, 10, 1, 4, NULL, 0), BPFW_SEQ_FULL, "third sender refused");
+	ASSERT_EQ(bpfw_senders_record(s, 9, 0, 3, 0, 4, NULL, 0), BPFW_SEQ_NEW, "second sender");
+	ASSERT_EQ(bpfw_senders_record(s, 10, 0, 1, 0, 4, NULL, 0), BPFW_SEQ_FULL, "third sender refused");
 	ASSERT_EQ(bpfw_senders_count(s), 2, "two senders");
 	ASSERT_EQ(bpfw_senders_get(s, 1)->sender_id, 9, "sorted by id");
 	ASSERT_EQ(bpfw_sender_lost(bpfw_senders_get(s, 1)), 2, "late starter lost 1,2");
 
 	/* A jump past the window slides it; old numbers still count once. */
-	ASSERT_EQ(bpfw_senders_record(s, 5, 100000000, 4, NULL, 0), BPFW_SEQ_NEW, "far jump");
-	ASSERT_EQ(bpfw_senders_record(s, 5, 100000000, 4, NULL, 0), BPFW_SEQ_DUPLICATE, "far dup");
-	ASSERT_EQ(bpfw_senders_record(s, 5, 7, 4, NULL, 0), BPFW_SEQ_REORDERED, "stale seq");
+	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 100000000, 0, 4, NULL, 0), BPFW_SEQ_NEW, "far jump");
+	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 100000000, 0, 4, NULL, 0), BPFW_SEQ_DUPLICATE, "far dup");
+	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 7, 0, 4, NULL, 0), BPFW_SEQ_REORDERED, "stale seq");
 	snd = bpfw_senders_get(s, 0);
 	ASSERT_EQ(snd->stale, 1, "stale counted");
 	ASSERT_EQ(snd->last_seq, 100000000, "last after jump");
