@@ -133,7 +133,12 @@ int guest_write_setup(const struct lab_run *r, const struct topology *t, int hi)
 	for (int n = 0; n < h->nnics; n++) {
 		const struct topo_nic *nic = &h->nics[n];
 
-		fprintf(f, "link set %s up\n", nic->ifname);
+		int mtu = r->segments[nic->segment].mtu;
+
+		if (mtu)	/* the segment reaches a remote host through a VXLAN */
+			fprintf(f, "link set %s mtu %d up\n", nic->ifname, mtu);
+		else
+			fprintf(f, "link set %s up\n", nic->ifname);
 		for (int a = 0; a < nic->naddrs; a++) {
 			topo_format_prefix(&nic->addrs[a].a, buf, sizeof(buf));
 			fprintf(f, "addr add %s dev %s%s\n", buf, nic->ifname,
@@ -188,6 +193,10 @@ static const struct lab_guest *need_guest(const struct lab_run *r, const char *h
 {
 	const struct lab_guest *g = lab_guest(r, host);
 
+	if (!g && lab_remote(r, host)) {
+		pr_warn("%s is a remote host: this needs a guest of the lab", host);
+		return NULL;
+	}
 	if (!g) {
 		char list[TOPO_MAX_HOSTS * (TOPO_NAME_MAX + 2) + 1] = "";
 
@@ -230,13 +239,15 @@ static int guest_qga(const struct lab_run *r, const struct lab_guest *g, struct 
 int lab_exec(struct lab_run *r, const char *host, char *const argv[], int timeout_ms,
 	     struct qga_result *res)
 {
-	const struct lab_guest *g = need_guest(r, host);
+	const struct lab_guest *g = lab_remote(r, host) ? NULL : need_guest(r, host);
 	char err[512];
 	struct qga q;
 	int lock, ret = -1;
 	long pid;
 
 	memset(res, 0, sizeof(*res));
+	if (lab_remote(r, host))
+		return remote_exec(r, lab_remote(r, host), argv, timeout_ms, res);
 	if (!g)
 		return -1;
 	lock = guest_lock(r, host);
@@ -258,7 +269,11 @@ out:
 
 long lab_spawn(struct lab_run *r, const char *host, char *const argv[])
 {
-	const struct lab_guest *g = need_guest(r, host);
+	const struct lab_guest *g;
+
+	if (lab_remote(r, host))
+		return remote_spawn(r, lab_remote(r, host), argv);
+	g = need_guest(r, host);
 	char err[512];
 	struct qga q;
 	long pid = -1;
@@ -281,12 +296,14 @@ long lab_spawn(struct lab_run *r, const char *host, char *const argv[])
 int lab_wait(struct lab_run *r, const char *host, long pid, int timeout_ms,
 	     struct qga_result *res)
 {
-	const struct lab_guest *g = need_guest(r, host);
+	const struct lab_guest *g = lab_remote(r, host) ? NULL : need_guest(r, host);
 	char err[512];
 	struct qga q;
 	int lock, ret = -1;
 
 	memset(res, 0, sizeof(*res));
+	if (lab_remote(r, host))
+		return remote_wait(r, lab_remote(r, host), pid, timeout_ms, res);
 	if (!g)
 		return -1;
 	lock = guest_lock(r, host);
@@ -305,11 +322,14 @@ int lab_wait(struct lab_run *r, const char *host, long pid, int timeout_ms,
 int lab_link(struct lab_run *r, const char *host, const char *iface, bool up, enum link_how how)
 {
 	const struct lab_guest *g;
-	const struct lab_nic *nic = need_nic(r, host, iface, &g);
+	const struct lab_nic *nic;
 	char err[1024];
 	struct qmp q;
 	int ret;
 
+	if (lab_remote(r, host))
+		return remote_link(r, lab_remote(r, host), iface, up, how);
+	nic = need_nic(r, host, iface, &g);
 	if (!nic)
 		return -1;
 	if (how == LINK_BRIDGE_PORT) {

@@ -16,6 +16,14 @@
 /* run.c: remember a process of the run, with its start time. */
 void lab_add_proc(struct lab_run *r, const char *role, const char *name, pid_t pid);
 
+/*
+ * reaper.c: guard_start forks the run's reaper (it tears the run down if
+ * this process dies first); guard_release tells it why it is no longer
+ * needed ('D' down, 'H' handed over).
+ */
+int guard_start(struct lab_run *r);
+void guard_release(struct lab_run *r, char why);
+
 /* state.c */
 int lab_load_state(const char *path, struct lab_run *r);
 /* At most 24 of A-Z a-z 0-9 - _: safe as a path component and netns name. */
@@ -45,6 +53,27 @@ int rootview_cmd(int argc, char **argv);
 /* net.c: the netns with its bridges and taps, dnsmasq, one tcpdump per segment. */
 int net_up(struct lab_run *r, const struct topology *t, bool capture);
 int net_start_tcpdump(struct lab_run *r, int s);
+
+/* remote.c: remote hosts over SSH, their VXLANs (see lab/README.md). */
+/* A copy of t without its remote hosts (what boots), or NULL. */
+struct topology *remote_guests_only(const struct topology *t);
+/* Names, VNIs and MTUs of the remote hosts' tunnels; before the guests' setup.sh. */
+int remote_layout(struct lab_run *r, const struct topology *t);
+/* Each remote answers over SSH within 8 s: 0, or -1 naming the one that does not. */
+int remote_check(struct lab_run *r, bool quiet);
+/* Both ends of every VXLAN, the remote's addresses and its capture. */
+int remote_up(struct lab_run *r, const struct topology *t, bool capture);
+/* Removes both ends (verified by VNI), kills what the lab started there, keeps its dmesg. */
+int remote_down(struct lab_run *r);
+int remote_exec(struct lab_run *r, const struct lab_remote *m, char *const argv[], int timeout_ms,
+		struct qga_result *res);
+long remote_spawn(struct lab_run *r, const struct lab_remote *m, char *const argv[]);
+int remote_wait(struct lab_run *r, const struct lab_remote *m, long pid, int timeout_ms,
+		struct qga_result *res);
+int remote_link(struct lab_run *r, const struct lab_remote *m, const char *iface, bool up,
+		enum link_how how);
+/* Each remote's dmesg.log since up (root there only), scanned like a console. */
+int remote_scan_splats(const struct lab_run *r, FILE *f);
 
 /* guest.c */
 /*

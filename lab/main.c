@@ -149,6 +149,9 @@ static const char usage_up[] =
 "  --timeout SECS    per guest, to ready (default 60)\n"
 "  --append PARAMS   extra kernel parameters for every guest\n"
 "  --no-capture      no tcpdump per segment\n"
+"  --underlay-netns NS   reach remote hosts (and make the lab's VXLAN ends)\n"
+"                    from netns NS; default: the root namespace\n"
+"  --ssh-config FILE ssh -F FILE for remote hosts (IdentityFile, UserKnownHostsFile)\n"
 "  -q, --quiet       no progress lines\n"
 "Exit status: 0 ready, 1 failed (everything torn down), 2 bad usage/topology.\n";
 
@@ -180,6 +183,8 @@ static int up_opt(int c, const char *arg, void *p)
 	case 'C': u->o.capture = false; return 0;
 	case 'q': u->o.quiet = true; return 0;
 	case 'N': u->repeat = atoi(arg); return u->repeat > 0 ? 0 : -1;
+	case 'U': u->o.underlay_netns = arg; return 0;
+	case 'S': u->o.ssh_config = arg; return 0;
 	}
 	return -1;
 }
@@ -193,6 +198,8 @@ static const struct option up_opts[] = {
 	{ "no-capture", no_argument, NULL, 'C' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "repeat", required_argument, NULL, 'N' },
+	{ "underlay-netns", required_argument, NULL, 'U' },
+	{ "ssh-config", required_argument, NULL, 'S' },
 	{ 0 }
 };
 
@@ -549,7 +556,8 @@ static const char usage_run[] =
 "                 stays last, so `quiet` cannot hide a splat)\n"
 "  --no-capture   no tcpdump on the segments (the benchmark: it competes for CPU)\n"
 "  --trace        record each datagram's path through the sender's stack\n"
-"                 (trace/: RUN/path.txt, RUN/path.svg, RUN/hosts/H/path.json)\n";
+"                 (trace/: RUN/path.txt, RUN/path.svg, RUN/hosts/H/path.json)\n"
+"  --underlay-netns NS  --ssh-config FILE   for remote hosts, as for `up`\n";
 
 static int run_opt(int c, const char *arg, void *p)
 {
@@ -563,6 +571,8 @@ static int run_opt(int c, const char *arg, void *p)
 	case 'C': o->no_capture = true; return 0;
 	case 'T': o->trace = true; return 0;
 	case 'A': o->append = arg; return 0;
+	case 'U': o->underlay_netns = arg; return 0;
+	case 'S': o->ssh_config = arg; return 0;
 	}
 	return -1;
 }
@@ -577,6 +587,8 @@ static int cmd_run(int argc, char **argv)
 		{ "no-capture", no_argument, NULL, 'C' },
 		{ "trace", no_argument, NULL, 'T' },
 		{ "append", required_argument, NULL, 'A' },
+		{ "underlay-netns", required_argument, NULL, 'U' },
+		{ "ssh-config", required_argument, NULL, 'S' },
 		{ 0 }
 	};
 	struct runner_opts ro = { .accel = "auto" };

@@ -74,6 +74,18 @@ static bool need_program(const char *prog, const char *package)
 	return false;
 }
 
+static bool valid_netns_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 63 || s[0] == '.')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
+			return false;
+	return true;
+}
+
 static int preflight(const struct lab_up_opts *o, const struct topology *t, const char *kernel)
 {
 	bool ok = true, dhcp = false;
@@ -105,6 +117,19 @@ static int preflight(const struct lab_up_opts *o, const struct topology *t, cons
 	}
 	if (o->capture)
 		ok &= need_program("tcpdump", "tcpdump");
+	for (int i = 0; i < t->nhosts; i++)
+		if (t->hosts[i].remote.on) {
+			ok &= need_program("ssh", "openssh-client");
+			break;
+		}
+	if (o->underlay_netns && (!valid_netns_name(o->underlay_netns) || !netns_exists(o->underlay_netns))) {
+		pr_warn("--underlay-netns %s: no such network namespace (ip netns list)", o->underlay_netns);
+		ok = false;
+	}
+	if (o->ssh_config && !file_exists(o->ssh_config)) {
+		pr_warn("--ssh-config %s: no such file", o->ssh_config);
+		ok = false;
+	}
 	if (!file_exists(BPFWIRE_GUEST_INIT)) {
 		pr_warn("couldn't find the guest init %s", BPFWIRE_GUEST_INIT);
 		ok = false;
@@ -205,8 +230,12 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 	return LAB_OK;
 }
 
-/* The results tree and the run's layout; the first phase that needs teardown. */
-static int up_layout(const struct lab_up_opts *o, const struct topology *t, struct lab_run *r)
+/*
+ * The results tree and the run's layout; the first phase that needs
+ * teardown. t is the whole topology, gt its guests (what boots).
+ */
+static int up_layout(const struct lab_up_opts *o, const struct topology *t, const struct topology *gt,
+		     struct lab_run *r)
 {
 	char path[PATH_MAX + 32], *text;
 
@@ -233,9 +262,12 @@ static int up_layout(const struct lab_up_opts *o, const struct topology *t, stru
 			return LAB_FAIL;
 		}
 	}
-	r->nguests = t->nhosts;
-	for (int h = 0; h < t->nhosts; h++)
-		if (up_guest_layout(r, t, h))
+	/* before the guests' setup.sh: it carries the segments' MTUs */
+	if (remote_layout(r, t))
+		return LAB_FAIL;
+	r->nguests = gt->nhosts;
+	for (int h = 0; h < gt->nhosts; h++)
+		if (up_guest_layout(r, gt, h))
 			return LAB_FAIL;
 	lab_save(r);
 	if (!o->quiet)
@@ -375,19 +407,28 @@ static int up_wait_ready(const struct lab_up_opts *o, struct lab_run *r, double 
 /* The phases after the run is claimed; any failure is torn down by lab_up. */
 static int up_boot(const struct lab_up_opts *o, const struct topology *t, struct lab_run *r)
 {
+	struct topology *gt = remote_guests_only(t);
 	double tq;
 	int ret;
 
-	ret = up_layout(o, t, r);
-	if (!ret && net_up(r, t, o->capture))
+	if (!gt)
+		return LAB_FAIL;
+	ret = up_layout(o, t, gt, r);
+	/* a remote that does not answer fails up before anything boots */
+	if (!ret && remote_check(r, o->quiet))
+		ret = LAB_FAIL;
+	if (!ret && net_up(r, gt, o->capture))
+		ret = LAB_FAIL;
+	if (!ret && remote_up(r, t, o->capture))
 		ret = LAB_FAIL;
 	if (!ret)
 		ret = up_accel(o, r);
 	tq = now_s();
 	if (!ret)
-		ret = up_start_guests(o, t, r, tq);
+		ret = up_start_guests(o, gt, r, tq);
 	if (!ret)
 		ret = up_wait_ready(o, r, tq);
+	free(gt);
 	return ret;
 }
 
@@ -436,101 +477,6 @@ static int claim_run(const struct lab_up_opts *o, const struct topology *t, stru
 	return LAB_FAIL;
 }
 
-/*
- * The reaper: a child in a session of its own (meson's SIGKILL goes to the
- * lab's process group, and QEMU, tcpdump and dnsmasq run in sessions of
- * their own, so nothing else would end them). It holds the read end of a
- * pipe whose write end only the lab has (O_CLOEXEC: no child inherits it).
- * EOF without a word means the lab died while it owned the run: tear the
- * run down from its state file. 'D' (lab_down ran) or 'H' (handed over
- * to later commands, see lab_detach) make it exit quietly.
- */
-static void reaper_main(struct lab_run *snap, int rfd)
-{
-	struct lab_run *r = NULL;
-	char c, log[PATH_MAX + 32];
-	ssize_t n;
-	int fd = open("/dev/null", O_RDWR), lab = (int)getppid();
-
-	setsid();
-	signal(SIGINT, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	lab_interrupted = 0;
-	dup2(fd, 0);
-	dup2(fd, 1);
-	dup2(fd, 2);
-	if (rfd != 3) {
-		dup2(rfd, 3);
-		rfd = 3;
-	}
-	close_range(4, ~0U, 0);	/* nothing of the lab's, above all no other pipe */
-	do
-		n = read(rfd, &c, 1);
-	while (n < 0 && errno == EINTR);
-	if (n == 1)
-		_exit(0);
-	snprintf(log, sizeof(log), "%s/reaper.log", snap->results);
-	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd >= 0) {
-		dup2(fd, 1);
-		dup2(fd, 2);
-		close(fd);
-	}
-	pr_warn("run %s: the lab (pid %d) died while it owned the run: tearing it down",
-		snap->id, lab);
-	/* the state file knows the pids; before it exists, the names suffice */
-	if (lab_open(snap->id, &r) == LAB_OK)
-		snap = r;
-	snprintf(snap->status, sizeof(snap->status), "failed");
-	lab_down(snap, false);
-	_exit(0);
-}
-
-static int guard_start(struct lab_run *r)
-{
-	int pfd[2];
-	pid_t pid;
-
-	if (pipe2(pfd, O_CLOEXEC)) {
-		pr_warn("couldn't create the reaper's pipe: %s", errno_str(errno));
-		return LAB_FAIL;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		pr_warn("couldn't fork the reaper: %s", errno_str(errno));
-		close(pfd[0]);
-		close(pfd[1]);
-		return LAB_FAIL;
-	}
-	if (pid == 0) {
-		close(pfd[1]);
-		reaper_main(r, pfd[0]);
-	}
-	close(pfd[0]);
-	r->guard_fd = pfd[1];
-	return LAB_OK;
-}
-
-/* Tell the reaper why it is no longer needed ('D' down, 'H' handed over). */
-static void guard_release(struct lab_run *r, char why)
-{
-	ssize_t n;
-
-	if (r->guard_fd < 0)
-		return;
-	n = write(r->guard_fd, &why, 1);
-	(void)n;
-	close(r->guard_fd);
-	r->guard_fd = -1;
-}
-
-void lab_detach(struct lab_run *r)
-{
-	guard_release(r, 'H');
-}
-
 int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run **out)
 {
 	struct lab_run *r = calloc(1, sizeof(*r));
@@ -553,6 +499,9 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 		if (!realpath(t->path, r->topology))
 			snprintf(r->topology, sizeof(r->topology), "%s", t->path);
 		snprintf(r->topo_name, sizeof(r->topo_name), "%s", t->name);
+		snprintf(r->underlay, sizeof(r->underlay), "%s", o->underlay_netns ? o->underlay_netns : "");
+		if (o->ssh_config && !realpath(o->ssh_config, r->ssh_config))
+			snprintf(r->ssh_config, sizeof(r->ssh_config), "%s", o->ssh_config);
 		r->created = time(NULL);
 		ret = up_boot(o, t, r);
 	}
@@ -578,6 +527,9 @@ int lab_down(struct lab_run *r, bool quiet)
 	int splats = 0, ret = 0;
 	FILE *f;
 
+	/* first the remote hosts: their tcpdumps flush through ssh, their VXLANs go */
+	if (remote_down(r))
+		ret = LAB_FAIL;
 	/* LIFO: QEMUs, then tcpdump (flushes on SIGTERM), then dnsmasq */
 	for (int i = r->nprocs - 1; i >= 0; i--) {
 		struct lab_proc *p = &r->procs[i];

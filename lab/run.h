@@ -59,6 +59,32 @@ struct lab_segment {
 	char name[TOPO_NAME_MAX + 1];
 	char bridge[16];
 	char pcap[PATH_MAX];
+	int mtu;		/* lowered for a VXLAN to a remote host; 0: the default */
+};
+
+/* One VXLAN per (segment, remote host): lab/remote.c. */
+struct lab_tunnel {
+	char ifname[TOPO_IFNAME_MAX + 1];	/* the remote's device: the topology's IFACE */
+	char segment[TOPO_NAME_MAX + 1];
+	char dev[16];		/* the lab's end, vxVVVVVV: made in the underlay netns, then in the run's */
+	char mac[18];		/* the remote end's MAC */
+	unsigned vni;
+	int mtu;
+};
+
+#define LAB_MAX_REMOTES 8
+struct lab_remote {
+	char name[TOPO_NAME_MAX + 1];
+	char user[TOPO_USER_MAX + 1];
+	char addr[64];
+	unsigned port;
+	char key[1024];		/* "" : ssh's own identities */
+	char dir[PATH_MAX];	/* RUN/hosts/NAME: fetched files, the tunnel's pcap, dmesg.log */
+	char rdir[128];		/* /tmp/bpfwire-ID/NAME on the remote: its ${SHARE} */
+	char lab_addr[64];	/* the lab's underlay address as the remote sees it */
+	double uptime0;		/* the remote's /proc/uptime at up: its dmesg since then */
+	int ntunnels;
+	struct lab_tunnel tunnels[TOPO_MAX_NICS];
 };
 
 struct lab_run {
@@ -78,6 +104,10 @@ struct lab_run {
 	struct lab_guest guests[TOPO_MAX_HOSTS];
 	struct lab_segment segments[TOPO_MAX_SEGMENTS];
 	int guard_fd;			/* pipe to the run's reaper; -1: none */
+	char underlay[64];		/* netns that reaches the remote hosts; "": the root one */
+	char ssh_config[PATH_MAX];	/* ssh -F FILE; "": ssh's defaults */
+	int nremotes;
+	struct lab_remote remotes[LAB_MAX_REMOTES];
 };
 
 struct lab_up_opts {
@@ -89,6 +119,8 @@ struct lab_up_opts {
 	int timeout_s;		/* per guest, to ready */
 	bool capture;		/* tcpdump per segment */
 	bool quiet;		/* no progress lines */
+	const char *underlay_netns;	/* remote hosts' underlay; NULL: the root netns */
+	const char *ssh_config;	/* ssh -F for remote hosts; NULL: none */
 };
 
 enum link_how { LINK_CARRIER, LINK_BRIDGE_PORT };
@@ -112,6 +144,10 @@ int lab_down(struct lab_run *r, bool quiet);
 void lab_free(struct lab_run *r);
 int lab_save(const struct lab_run *r);
 const struct lab_guest *lab_guest(const struct lab_run *r, const char *name);
+/* A remote host of the run (lab/remote.c), or NULL. */
+const struct lab_remote *lab_remote(const struct lab_run *r, const char *name);
+/* Copies FILE from a remote host's ${SHARE} into RUN/hosts/NAME/FILE. 0 or -1. */
+int lab_fetch(struct lab_run *r, const char *host, const char *file);
 
 int lab_exec(struct lab_run *r, const char *host, char *const argv[], int timeout_ms,
 	     struct qga_result *res);

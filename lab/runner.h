@@ -14,6 +14,8 @@ struct runner_opts {
 	bool keep;		/* leave the lab up afterwards */
 	bool no_capture;	/* no tcpdump on the segments */
 	bool trace;		/* run bpfwire-trace in every guest (trace/) */
+	const char *underlay_netns;	/* remote hosts' underlay netns; NULL: the root one */
+	const char *ssh_config;	/* ssh -F for remote hosts */
 };
 
 /* Directory of the shipped scenarios (SOURCE/scenarios). */

@@ -99,5 +99,5 @@ int lab_scan_splats(const struct lab_run *r, FILE *f)
 			continue;
 		found += scan_console(r, &r->guests[g], f);
 	}
-	return found;
+	return found + remote_scan_splats(r, f);
 }

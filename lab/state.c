@@ -23,6 +23,43 @@
 #define PUT_INT(o, k, v)  json_object_object_add(o, k, json_object_new_int64(v))
 #define PUT_DBL(o, k, v)  json_object_object_add(o, k, json_object_new_double(v))
 
+/* Remote hosts and both ends of their VXLANs, recorded before they exist. */
+static json_object *remotes_json(const struct lab_run *r)
+{
+	json_object *a = json_object_new_array(), *e, *ts, *n;
+
+	for (int i = 0; i < r->nremotes; i++) {
+		const struct lab_remote *m = &r->remotes[i];
+
+		e = json_object_new_object();
+		PUT_STR(e, "name", m->name);
+		PUT_STR(e, "user", m->user);
+		PUT_STR(e, "addr", m->addr);
+		PUT_INT(e, "port", m->port);
+		PUT_STR(e, "key", m->key);
+		PUT_STR(e, "dir", m->dir);
+		PUT_STR(e, "rdir", m->rdir);
+		PUT_STR(e, "lab_addr", m->lab_addr);
+		PUT_DBL(e, "uptime0", m->uptime0);
+		ts = json_object_new_array();
+		for (int j = 0; j < m->ntunnels; j++) {
+			const struct lab_tunnel *tn = &m->tunnels[j];
+
+			n = json_object_new_object();
+			PUT_STR(n, "ifname", tn->ifname);
+			PUT_STR(n, "segment", tn->segment);
+			PUT_STR(n, "dev", tn->dev);
+			PUT_STR(n, "mac", tn->mac);
+			PUT_INT(n, "vni", tn->vni);
+			PUT_INT(n, "mtu", tn->mtu);
+			json_object_array_add(ts, n);
+		}
+		json_object_object_add(e, "tunnels", ts);
+		json_object_array_add(a, e);
+	}
+	return a;
+}
+
 int lab_save(const struct lab_run *r)
 {
 	json_object *o = json_object_new_object(), *a, *e, *n;
@@ -60,6 +97,7 @@ int lab_save(const struct lab_run *r)
 		PUT_STR(e, "name", r->segments[i].name);
 		PUT_STR(e, "bridge", r->segments[i].bridge);
 		PUT_STR(e, "pcap", r->segments[i].pcap);
+		PUT_INT(e, "mtu", r->segments[i].mtu);
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "segments", a);
@@ -93,6 +131,9 @@ int lab_save(const struct lab_run *r)
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "guests", a);
+	PUT_STR(o, "underlay", r->underlay);
+	PUT_STR(o, "ssh_config", r->ssh_config);
+	json_object_object_add(o, "remotes", remotes_json(r));
 
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
 	snprintf(path, sizeof(path), "%s/state.json", r->statedir);
@@ -128,6 +169,41 @@ static double get_dbl(json_object *o, const char *k)
 	json_object *v;
 
 	return json_object_object_get_ex(o, k, &v) ? json_object_get_double(v) : -1;
+}
+
+static void load_remotes(json_object *o, struct lab_run *r)
+{
+	json_object *a, *e, *ts, *n;
+
+	if (!json_object_object_get_ex(o, "remotes", &a))
+		return;
+	for (size_t i = 0; i < json_object_array_length(a) && r->nremotes < LAB_MAX_REMOTES; i++) {
+		struct lab_remote *m = &r->remotes[r->nremotes++];
+
+		e = json_object_array_get_idx(a, i);
+		get_str(e, "name", m->name, sizeof(m->name));
+		get_str(e, "user", m->user, sizeof(m->user));
+		get_str(e, "addr", m->addr, sizeof(m->addr));
+		m->port = (unsigned)get_int(e, "port");
+		get_str(e, "key", m->key, sizeof(m->key));
+		get_str(e, "dir", m->dir, sizeof(m->dir));
+		get_str(e, "rdir", m->rdir, sizeof(m->rdir));
+		get_str(e, "lab_addr", m->lab_addr, sizeof(m->lab_addr));
+		m->uptime0 = get_dbl(e, "uptime0");
+		if (!json_object_object_get_ex(e, "tunnels", &ts))
+			continue;
+		for (size_t j = 0; j < json_object_array_length(ts) && m->ntunnels < TOPO_MAX_NICS; j++) {
+			struct lab_tunnel *tn = &m->tunnels[m->ntunnels++];
+
+			n = json_object_array_get_idx(ts, j);
+			get_str(n, "ifname", tn->ifname, sizeof(tn->ifname));
+			get_str(n, "segment", tn->segment, sizeof(tn->segment));
+			get_str(n, "dev", tn->dev, sizeof(tn->dev));
+			get_str(n, "mac", tn->mac, sizeof(tn->mac));
+			tn->vni = (unsigned)get_int(n, "vni");
+			tn->mtu = (int)get_int(n, "mtu");
+		}
+	}
 }
 
 int lab_load_state(const char *path, struct lab_run *r)
@@ -170,6 +246,7 @@ int lab_load_state(const char *path, struct lab_run *r)
 			get_str(e, "name", s->name, sizeof(s->name));
 			get_str(e, "bridge", s->bridge, sizeof(s->bridge));
 			get_str(e, "pcap", s->pcap, sizeof(s->pcap));
+			s->mtu = (int)get_int(e, "mtu");
 		}
 	if (json_object_object_get_ex(o, "guests", &a))
 		for (size_t i = 0; i < json_object_array_length(a) && r->nguests < TOPO_MAX_HOSTS; i++) {
@@ -199,6 +276,9 @@ int lab_load_state(const char *path, struct lab_run *r)
 					get_str(n, "mac", nc->mac, sizeof(nc->mac));
 				}
 		}
+	get_str(o, "underlay", r->underlay, sizeof(r->underlay));
+	get_str(o, "ssh_config", r->ssh_config, sizeof(r->ssh_config));
+	load_remotes(o, r);
 	json_object_put(o);
 	return 0;
 }
@@ -393,6 +473,17 @@ void lab_status(struct lab_run *r, FILE *f)
 				g->nics[n].mac, g->nics[n].segment, g->nics[n].tap, g->nics[n].device);
 	}
 	for (int s = 0; s < r->nsegments; s++)
-		fprintf(f, "segment    %-12s bridge %-10s pcap %s\n", r->segments[s].name,
-			r->segments[s].bridge, r->segments[s].pcap);
+		fprintf(f, "segment    %-12s bridge %-10s pcap %s%s\n", r->segments[s].name,
+			r->segments[s].bridge, r->segments[s].pcap, r->segments[s].mtu ? " (MTU lowered for a VXLAN)" : "");
+	for (int i = 0; i < r->nremotes; i++) {
+		const struct lab_remote *m = &r->remotes[i];
+
+		fprintf(f, "remote     %-12s ssh %s@%s port %u, underlay netns %s, lab address there %s\n",
+			m->name, m->user, m->addr, m->port, r->underlay[0] ? r->underlay : "(root)",
+			m->lab_addr[0] ? m->lab_addr : "-");
+		for (int j = 0; j < m->ntunnels; j++)
+			fprintf(f, "  tunnel   %-6s %s on %-8s vxlan id %u, lab end %s, MTU %d\n", m->tunnels[j].ifname,
+				m->tunnels[j].mac, m->tunnels[j].segment, m->tunnels[j].vni, m->tunnels[j].dev,
+				m->tunnels[j].mtu);
+	}
 }

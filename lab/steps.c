@@ -22,8 +22,10 @@ static const char *lookup(const char *name, void *ctx)
 	if (!strcmp(name, "SHARE")) {
 		/* guest-init mounts the share at the same path as on the host. */
 		const struct lab_guest *g = lab_guest(rn->lab, rn->host);
+		const struct lab_remote *m = lab_remote(rn->lab, rn->host);
 
-		return g ? g->dir : NULL;
+		/* a remote host's is its own dir there; report and stats fetch from it */
+		return g ? g->dir : m ? m->rdir : NULL;
 	}
 	if (!strcmp(name, "RUN"))
 		return rn->results;
@@ -299,8 +301,9 @@ static int share_path(struct runner *rn, const struct scn_step *st, const char *
 		      char *path, size_t len, char *why, size_t whylen)
 {
 	const struct lab_guest *g = lab_guest(rn->lab, st->host);
+	const struct lab_remote *m = lab_remote(rn->lab, st->host);
 
-	if (snprintf(path, len, "%s/%s", g ? g->dir : "?", file) >= (int)len) {
+	if (snprintf(path, len, "%s/%s", g ? g->dir : m ? m->dir : "?", file) >= (int)len) {
 		why_set(why, whylen, "the path of %s in %s's share is too long", file, st->host);
 		return -1;
 	}
@@ -342,6 +345,10 @@ static int step_report(struct runner *rn, const struct scn_step *st, const char 
 
 	if (share_path(rn, st, text, path, sizeof(path), why, whylen))
 		return -1;
+	if (lab_remote(rn->lab, st->host) && lab_fetch(rn->lab, st->host, text)) {
+		why_set(why, whylen, "could not fetch %s from remote host %s", text, st->host);
+		return -1;
+	}
 	data = read_file(path, NULL);	/* O_NOFOLLOW: never a link into the host */
 	o = data ? json_tokener_parse(data) : NULL;
 	free(data);

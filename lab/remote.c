@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Remote hosts: real machines reached over SSH (remote_ssh.c), each NIC
+ * joined to its segment by a VXLAN. The lab's end is made in the underlay
+ * netns (where the remote is reachable), moved into the run's netns and
+ * enslaved to the segment's bridge; the remote's end is made over SSH with
+ * the topology's addresses. Both are recorded in the state file before they
+ * exist, so `down` removes them whoever killed the lab.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "errnames.h"
+#include "lab.h"
+#include "log.h"
+#include "netns.h"
+#include "remote_ssh.h"
+#include "splat.h"
+
+#define VXLAN_PORT 4789
+/* outer Ethernet 14 + IP 20|40 + UDP 8 + VXLAN 8 under a 1500-byte underlay */
+#define VXLAN_MTU_V4 1450
+#define VXLAN_MTU_V6 1430
+/* run by the remote's shell first: root, or sudo without a password */
+#define PRIV "S=; [ \"$(id -u)\" = 0 ] || S='sudo -n'; "
+
+struct topology *remote_guests_only(const struct topology *t)
+{
+	struct topology *g = malloc(sizeof(*g));
+
+	if (!g)
+		return NULL;
+	*g = *t;
+	g->nhosts = 0;
+	for (int h = 0; h < t->nhosts; h++)
+		if (!t->hosts[h].remote.on)
+			g->hosts[g->nhosts++] = t->hosts[h];
+	return g;
+}
+
+/* FNV-1a of the run id: the VNIs of a run, the same in every process. */
+static unsigned run_hash(const char *id)
+{
+	unsigned h = 2166136261u;
+
+	for (; *id; id++)
+		h = (h ^ (unsigned char)*id) * 16777619u;
+	return h;
+}
+
+static void layout_tunnels(struct lab_run *r, const struct topology *t, const struct topo_host *h,
+			   struct lab_remote *m, unsigned *k)
+{
+	m->ntunnels = h->nnics;
+	for (int n = 0; n < h->nnics; n++) {
+		struct lab_tunnel *tn = &m->tunnels[n];
+		struct lab_segment *seg = &r->segments[h->nics[n].segment];
+
+		snprintf(tn->ifname, sizeof(tn->ifname), "%s", h->nics[n].ifname);
+		snprintf(tn->segment, sizeof(tn->segment), "%s", t->segments[h->nics[n].segment].name);
+		/* 1..0xfffffe, one per (segment, remote host) of the run */
+		tn->vni = (run_hash(r->id) + (*k)++) % 0xfffffeu + 1;
+		snprintf(tn->dev, sizeof(tn->dev), "vx%06x", tn->vni);
+		topo_format_mac(h->nics[n].mac, tn->mac);
+		tn->mtu = h->remote.family == AF_INET ? VXLAN_MTU_V4 : VXLAN_MTU_V6;
+		/* the segment's MTU is lowered to the tunnel's, in every guest too */
+		if (!seg->mtu || tn->mtu < seg->mtu)
+			seg->mtu = tn->mtu;
+	}
+}
+
+int remote_layout(struct lab_run *r, const struct topology *t)
+{
+	char buf[PATH_MAX + 64];
+	unsigned k = 0;
+
+	r->nremotes = 0;
+	for (int hi = 0; hi < t->nhosts; hi++) {
+		const struct topo_host *h = &t->hosts[hi];
+		struct lab_remote *m;
+
+		if (!h->remote.on)
+			continue;
+		if (r->nremotes == LAB_MAX_REMOTES) {
+			pr_warn("at most %d remote hosts per run", LAB_MAX_REMOTES);
+			return -1;
+		}
+		m = &r->remotes[r->nremotes++];
+		memset(m, 0, sizeof(*m));
+		snprintf(m->name, sizeof(m->name), "%s", h->name);
+		snprintf(m->user, sizeof(m->user), "%s", h->remote.user);
+		snprintf(m->addr, sizeof(m->addr), "%s", h->remote.addr);
+		snprintf(m->key, sizeof(m->key), "%s", h->remote.key);
+		m->port = h->remote.port;
+		snprintf(buf, sizeof(buf), "/tmp/bpfwire-%s/%s", r->id, h->name);
+		snprintf(m->rdir, sizeof(m->rdir), "%.127s", buf);
+		if (snprintf(buf, sizeof(buf), "%s/hosts/%s", r->results, h->name) >= (int)sizeof(m->dir) ||
+		    mkdir_p(buf, 0755)) {
+			pr_warn("couldn't create %s/hosts/%s: %s", r->results, h->name, errno_str(errno));
+			return -1;
+		}
+		snprintf(m->dir, sizeof(m->dir), "%.4095s", buf);
+		layout_tunnels(r, t, h, m, &k);
+	}
+	return 0;
+}
+
+/* ssh://USER@ADDR:PORT, for messages. */
+static const char *url(const struct lab_remote *m)
+{
+	static char buf[160];
+
+	snprintf(buf, sizeof(buf), strchr(m->addr, ':') ? "ssh://%s@[%s]:%u" : "ssh://%s@%s:%u",
+		 m->user, m->addr, m->port);
+	return buf;
+}
+
+/* SSH_CONNECTION (the lab's address as the remote sees it), uptime, root. */
+static int check_one(struct lab_run *r, struct lab_remote *m, bool quiet)
+{
+	const char *cmd = "echo \"conn $SSH_CONNECTION\"; echo \"uptime $(cut -d' ' -f1 /proc/uptime)\"; "
+			  "command -v ip >/dev/null && echo have-ip; "
+			  "{ [ \"$(id -u)\" = 0 ] || sudo -n true; } 2>/dev/null && echo have-root";
+	struct qga_result res;
+	char line[512], *p;
+	int ret = -1, st = ssh_run(r, m, cmd, 8000, NULL, &res);
+
+	ssh_last_line(&res, line, sizeof(line));
+	if (st == -ETIMEDOUT)
+		pr_warn("remote host %s (%s): no answer over SSH in 8 s (underlay netns %s)", m->name,
+			url(m), r->underlay[0] ? r->underlay : "the root one");
+	else if (st < 0 || !res.exited || res.exitcode)
+		pr_warn("remote host %s (%s): SSH failed (exit %d): %s", m->name, url(m), res.exitcode,
+			line[0] ? line : "no message");
+	else if (!(p = strstr(res.out, "conn ")) || sscanf(p, "conn %63s", m->lab_addr) != 1)
+		pr_warn("remote host %s (%s): no SSH_CONNECTION in its environment", m->name, url(m));
+	else if (!(p = strstr(res.out, "uptime ")) || sscanf(p, "uptime %lf", &m->uptime0) != 1)
+		pr_warn("remote host %s (%s): couldn't read its /proc/uptime", m->name, url(m));
+	else if (!strstr(res.out, "have-ip"))
+		pr_warn("remote host %s (%s): no `ip` (iproute2) there", m->name, url(m));
+	else if (!strstr(res.out, "have-root"))
+		pr_warn("remote host %s (%s): %s is not root and `sudo -n` fails: the VXLAN needs root there",
+			m->name, url(m), m->user);
+	else
+		ret = 0;
+	if (!ret && !quiet)
+		printf("remote %s: %s answers; the lab's underlay address there is %s\n", m->name, url(m),
+		       m->lab_addr);
+	qga_result_free(&res);
+	return ret;
+}
+
+int remote_check(struct lab_run *r, bool quiet)
+{
+	for (int i = 0; i < r->nremotes; i++)
+		if (check_one(r, &r->remotes[i], quiet))
+			return -1;
+	return r->nremotes ? lab_save(r) : 0;
+}
+
+static int lab_end(struct lab_run *r, const struct lab_remote *m, const struct lab_tunnel *tn)
+{
+	char vni[16], port[8], mtu[8], err[2048], key[128];
+	const char *u = r->underlay[0] ? r->underlay : NULL;
+	char *add[] = { "ip", "link", "add", (char *)tn->dev, "type", "vxlan", "id", vni,
+			"remote", (char *)m->addr, "dstport", port, NULL };
+	char *move[] = { "ip", "link", "set", "dev", (char *)tn->dev, "netns", r->netns, NULL };
+	char *set[] = { "ip", "link", "set", "dev", (char *)tn->dev, "mtu", mtu, "master", "", "up", NULL };
+	char br[24];
+
+	snprintf(vni, sizeof(vni), "%u", tn->vni);
+	snprintf(port, sizeof(port), "%d", VXLAN_PORT);
+	snprintf(mtu, sizeof(mtu), "%d", tn->mtu);
+	snprintf(br, sizeof(br), "br-%s", tn->segment);
+	set[8] = br;
+	if (netns_run(u, add, err, sizeof(err)) || netns_run(u, move, err, sizeof(err))) {
+		pr_warn("remote host %s: couldn't make the lab's end %s of the VXLAN: %s", m->name, tn->dev, err);
+		return -1;
+	}
+	snprintf(key, sizeof(key), "net.ipv6.conf.%s.disable_ipv6", tn->dev);
+	netns_sysctl(r->netns, key, "1");	/* the port carries guests' frames only */
+	if (netns_run(r->netns, set, err, sizeof(err))) {
+		pr_warn("remote host %s: couldn't put %s on %s: %s", m->name, tn->dev, br, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int remote_end(struct lab_run *r, const struct lab_remote *m, const struct lab_tunnel *tn,
+		      const struct topo_nic *nic)
+{
+	char cmd[4096], a[96], line[512];
+	struct qga_result res;
+	int n, ret = 0;
+
+	n = snprintf(cmd, sizeof(cmd), PRIV "mkdir -p %s && $S ip link add %s type vxlan id %u remote %s dstport %d"
+		     " && $S ip link set dev %s address %s mtu %d", m->rdir, tn->ifname, tn->vni, m->lab_addr,
+		     VXLAN_PORT, tn->ifname, tn->mac, tn->mtu);
+	for (int i = 0; i < nic->naddrs; i++) {
+		topo_format_prefix(&nic->addrs[i].a, a, sizeof(a));
+		n += snprintf(cmd + n, sizeof(cmd) - n, " && $S ip addr add %s dev %s%s", a, tn->ifname,
+			      nic->addrs[i].a.family == AF_INET6 ? " nodad" : "");
+	}
+	snprintf(cmd + n, sizeof(cmd) - n, " && $S ip link set dev %s up", tn->ifname);
+	if (ssh_run(r, m, cmd, 15000, NULL, &res) < 0 || !res.exited || res.exitcode) {
+		ssh_last_line(&res, line, sizeof(line));
+		pr_warn("remote host %s (%s): couldn't make its end %s of the VXLAN: %s", m->name, url(m),
+			tn->ifname, line);
+		ret = -1;
+	}
+	qga_result_free(&res);
+	return ret;
+}
+
+/* tcpdump of the remote's end, streamed over ssh into RUN/hosts/NAME/IFACE.pcap. */
+static int remote_capture(struct lab_run *r, const struct lab_remote *m, const struct lab_tunnel *tn)
+{
+	char pcap[PATH_MAX + 32], log[PATH_MAX + 32], cmd[512];
+	struct spawn_opts so = { .netns = r->underlay[0] ? r->underlay : NULL, .setsid = true,
+				 .out = pcap, .err = log };
+	struct argv a = { 0 };
+	double end = now_s() + 8;
+	struct stat st;
+	pid_t pid;
+
+	snprintf(pcap, sizeof(pcap), "%s/%s.pcap", m->dir, tn->ifname);
+	snprintf(log, sizeof(log), "%s/%s.tcpdump.log", m->dir, tn->ifname);
+	unlink(pcap);
+	snprintf(cmd, sizeof(cmd), PRIV "echo $$ >> /tmp/bpfwire-%s/pids; "
+		 "exec $S tcpdump -i %s -w - -U -n -s 0 --immediate-mode", r->id, tn->ifname);
+	ssh_argv(r, m, &a);
+	argv_add(&a, "%s", cmd);
+	pid = spawn(a.v, &so);
+	argv_free(&a);
+	if (pid < 0) {
+		pr_warn("remote host %s: couldn't start ssh for its capture: %s", m->name, errno_str(pid));
+		return -1;
+	}
+	lab_add_proc(r, "ssh-tcpdump", m->name, pid);
+	while (stat(pcap, &st) || st.st_size < 24) {
+		if (now_s() > end || lab_interrupted || !proc_alive(pid, 0)) {
+			pr_warn("remote host %s: its tcpdump on %s wrote no pcap header (see %s)", m->name,
+				tn->ifname, log);
+			return -1;
+		}
+		sleep_ms(20);
+	}
+	return 0;
+}
+
+int remote_up(struct lab_run *r, const struct topology *t, bool capture)
+{
+	for (int i = 0; i < r->nremotes; i++) {
+		struct lab_remote *m = &r->remotes[i];
+		const struct topo_host *h = topo_host(t, m->name);
+
+		for (int n = 0; n < m->ntunnels; n++) {
+			if (lab_end(r, m, &m->tunnels[n]) || remote_end(r, m, &m->tunnels[n], &h->nics[n]))
+				return -1;
+			if (capture && remote_capture(r, m, &m->tunnels[n]))
+				return -1;
+		}
+		lab_save(r);
+	}
+	return 0;
+}
+
+/* The lab's end, if a crash left it in the underlay netns (verified by its VNI). */
+static int lab_end_down(const struct lab_run *r, const struct lab_tunnel *tn)
+{
+	char out[4096], want[32], err[1024];
+	char *show[] = { "ip", "-d", "link", "show", "dev", (char *)tn->dev, NULL };
+	char *del[] = { "ip", "link", "del", "dev", (char *)tn->dev, NULL };
+	const char *u = r->underlay[0] ? r->underlay : NULL;
+
+	if (u && !netns_exists(u))
+		return 0;
+	if (run_cmd(show, u, out, sizeof(out)))
+		return 0;	/* not there: moved into the run's netns, gone with it */
+	snprintf(want, sizeof(want), "vxlan id %u ", tn->vni);
+	if (!strstr(out, want))
+		return 0;
+	if (netns_run(u, del, err, sizeof(err))) {
+		pr_warn("couldn't delete %s from the underlay netns: %s", tn->dev, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* dmesg since up into RUN/hosts/NAME/dmesg.log (root there only). */
+static void remote_dmesg(struct lab_run *r, const struct lab_remote *m)
+{
+	char cmd[1024], path[PATH_MAX + 32];
+	struct qga_result res;
+
+	snprintf(path, sizeof(path), "%s/dmesg.log", m->dir);
+	snprintf(cmd, sizeof(cmd), PRIV "k=$($S dmesg) || exit 3; printf '%%s\\n' \"$k\" | awk -v t=%.6f "
+		 "'match($0, /^\\[ *[0-9]+\\.[0-9]+\\]/) { keep = substr($0, 2, RLENGTH - 2) + 0 >= t } keep'",
+		 m->uptime0);
+	if (ssh_run(r, m, cmd, 15000, path, &res) < 0 || !res.exited || res.exitcode) {
+		unlink(path);
+		pr_warn("remote host %s: no dmesg (exit %d): its kernel log is not scanned", m->name,
+			res.exitcode);
+	}
+	qga_result_free(&res);
+}
+
+static int down_one(struct lab_run *r, const struct lab_remote *m)
+{
+	char cmd[4096], line[512];
+	struct qga_result res;
+	int n, ret = 0;
+
+	/* what the lab started there (spawned commands, tcpdump), by pid; then the VXLANs */
+	n = snprintf(cmd, sizeof(cmd), PRIV "d=/tmp/bpfwire-%s; if [ -f $d/pids ]; then "
+		     "for p in $(cat $d/pids); do $S kill $p 2>/dev/null; done; sleep 0.5; fi", r->id);
+	for (int i = 0; i < m->ntunnels; i++)
+		n += snprintf(cmd + n, sizeof(cmd) - n, "; if $S ip -d link show dev %s 2>/dev/null | "
+			      "grep -q 'vxlan id %u '; then $S ip link del dev %s || exit 4; fi",
+			      m->tunnels[i].ifname, m->tunnels[i].vni, m->tunnels[i].ifname);
+	snprintf(cmd + n, sizeof(cmd) - n, "; rm -rf $d");
+	if (ssh_run(r, m, cmd, 20000, NULL, &res) < 0 || !res.exited || res.exitcode) {
+		ssh_last_line(&res, line, sizeof(line));
+		pr_warn("remote host %s (%s): couldn't remove its VXLAN end(s) and /tmp/bpfwire-%s: %s",
+			m->name, url(m), r->id, line[0] ? line : "no answer");
+		for (int i = 0; i < m->ntunnels; i++)
+			pr_warn("  by hand there: ip link del %s (vxlan id %u)", m->tunnels[i].ifname,
+				m->tunnels[i].vni);
+		ret = -1;
+	}
+	qga_result_free(&res);
+	if (!ret && m->uptime0 > 0)	/* after the teardown there: a splat in it counts */
+		remote_dmesg(r, m);
+	for (int i = 0; i < m->ntunnels; i++)
+		ret |= lab_end_down(r, &m->tunnels[i]);
+	return ret;
+}
+
+int remote_down(struct lab_run *r)
+{
+	int ret = 0;
+
+	for (int i = 0; i < r->nremotes; i++) {
+		const struct lab_remote *m = &r->remotes[i];
+
+		/* never reached at up: nothing was made there, and its lab ends come after */
+		if (!m->lab_addr[0])
+			continue;
+		if (r->underlay[0] && !netns_exists(r->underlay)) {
+			pr_warn("remote host %s: the underlay netns %s is gone, so it can't be reached", m->name,
+				r->underlay);
+			for (int j = 0; j < m->ntunnels; j++)
+				pr_warn("  by hand there: ip link del %s (vxlan id %u)", m->tunnels[j].ifname,
+					m->tunnels[j].vni);
+			ret = -1;
+			continue;
+		}
+		ret |= down_one(r, m);
+	}
+	return ret;
+}
+
+int remote_scan_splats(const struct lab_run *r, FILE *f)
+{
+	int found = 0;
+
+	for (int i = 0; i < r->nremotes; i++) {
+		const struct lab_remote *m = &r->remotes[i];
+		char path[PATH_MAX + 32], label[PATH_MAX + 64], *text;
+		size_t len = 0;
+
+		snprintf(path, sizeof(path), "%s/dmesg.log", m->dir);
+		text = read_file(path, &len);
+		if (!text)
+			continue;	/* no root there: said at down */
+		snprintf(label, sizeof(label), "%s dmesg since up (%s)", m->name, path);
+		found += splat_scan(text, len, f, label);
+		free(text);
+	}
+	return found;
+}
