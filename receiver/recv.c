@@ -20,16 +20,14 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ctype.h>
-#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "errnames.h"
+#include "keyfile.h"
 #include "log.h"
 #include "rx.h"
 #include "wire.h"
@@ -323,61 +321,6 @@ static int parse_mac(const char *s, uint8_t *mac)
 	return 0;
 }
 
-/*
- * The key file: 32 hex digits, whitespace anywhere. Opened without following
- * a symlink and refused when group or others may read it, like ssh's keys.
- */
-static int load_key(const char *path, struct bpfw_key *k)
-{
-	char buf[256];
-	struct stat st;
-	ssize_t n;
-	int fd, i, nd = 0;
-
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ELOOP)
-			pr_warn("--key-file %s: is a symlink; name the key file itself", path);
-		else
-			pr_errno(errno, "couldn't open key file %s", path);
-		return -1;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		pr_warn("--key-file %s: not a regular file", path);
-		close(fd);
-		return -1;
-	}
-	if (st.st_mode & (S_IRGRP | S_IROTH)) {
-		pr_warn("--key-file %s: group or others can read it (mode %04o); chmod 600 it",
-			path, (unsigned)(st.st_mode & 07777));
-		close(fd);
-		return -1;
-	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0) {
-		pr_errno(errno, "couldn't read key file %s", path);
-		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		if (isspace((unsigned char)buf[i]))
-			continue;
-		if (!isxdigit((unsigned char)buf[i]) || nd == 32)
-			break;
-		k->key[nd / 2] = (uint8_t)(k->key[nd / 2] << 4 |
-			(isdigit((unsigned char)buf[i]) ? buf[i] - '0' :
-			 tolower((unsigned char)buf[i]) - 'a' + 10));
-		nd++;
-	}
-	explicit_bzero(buf, sizeof(buf));
-	if (i < n || nd != 32) {
-		pr_warn("--key-file %s: not a key (32 hex digits, whitespace allowed)", path);
-		explicit_bzero(k->key, sizeof(k->key));
-		return -1;
-	}
-	return 0;
-}
-
 /* Options that only one of live and --read mode takes, or needs. */
 static int check_mode(struct opts *o)
 {
@@ -407,7 +350,7 @@ static int check_mode(struct opts *o)
 		return -1;
 	}
 	if (o->key_file) {
-		if (load_key(o->key_file, &o->key))
+		if (bpfw_key_load(o->key_file, o->key.key))
 			return -1;
 		o->have_key = 1;
 	}
