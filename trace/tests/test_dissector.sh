@@ -5,7 +5,13 @@
 # decode every field as EXPECTED says (decoded apart, by hand, from the raw
 # UDP payloads). Then each field's offset is broken in a copy of the
 # dissector, and the same comparison must fail: the test can tell.
+# The same for wire format v2 with v2.pcap and v2.expected beside PCAP: a
+# signed OPEN with two events, an unsigned TEST, a signed EXEC whose check is
+# wrong, and a v1 OPEN, written by a one-off script from bpf/wire.h's layout
+# (SipHash-2-4 under key 0f1e2d3c4b5a69788796a5b4c3d2e1f0, key id 3); v2.expected holds
+# the values that script put in, the tags as it computed them.
 lua=$1 pcap=$2 expected=$3
+v2pcap=$(dirname "$pcap")/v2.pcap v2expected=$(dirname "$pcap")/v2.expected
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0
@@ -15,6 +21,14 @@ decode() {
 		-e bpfwire.magic -e bpfwire.version -e bpfwire.type -e bpfwire.hdr_len \
 		-e bpfwire.sender -e bpfwire.payload_len -e bpfwire.seq -e bpfwire.timestamp \
 		-e bpfwire.check -e bpfwire.comm -e bpfwire.path -e bpfwire.check_good 2>"$tmp/err"
+}
+
+decode_v2() {
+	tshark -n -X lua_script:"$1" -r "$v2pcap" -Y bpfwire -T fields -E separator=' ' \
+		-e bpfwire.version -e bpfwire.type -e bpfwire.sender -e bpfwire.seq \
+		-e bpfwire.v2 -e bpfwire.flags -e bpfwire.flags.signed -e bpfwire.key_id \
+		-e bpfwire.n_events -e bpfwire.epoch -e bpfwire.tag -e bpfwire.check_good \
+		-e bpfwire.pid -e bpfwire.path 2>"$tmp/err"
 }
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -28,7 +42,14 @@ set -- \
 	'sender|s/f.sender, tvb(8, 4)/f.sender, tvb(12, 4)/' \
 	'seq|s/f.seq, tvb(16, 8)/f.seq, tvb(17, 8)/' \
 	'timestamp|s/f.timestamp, tvb(24, 8)/f.timestamp, tvb(25, 8)/'
-echo "1..$(( $# + 2 ))"
+# v2 mutants: flags, key id, n_events, epoch, tag, and the tag left out of the check.
+v2mutants='flags|s/f.flags, tvb(36, 1)/f.flags, tvb(37, 1)/
+key_id|s/f.key_id, tvb(37, 1)/f.key_id, tvb(36, 1)/
+n_events|s/n = tvb(38, 2):uint()/n = 1/
+epoch|s/f.epoch, tvb(40, 8)/f.epoch, tvb(41, 8)/
+tag|s/f.tag, tvb(48, 8)/f.tag, tvb(47, 8)/
+check|s/i >= 48 and i < 56/i >= 48 and i < 55/'
+echo "1..$(( $# + 2 + 2 + $(echo "$v2mutants" | wc -l) ))"
 
 if decode "$lua" > "$tmp/got" && [ -s "$tmp/got" ]; then
 	ok "tshark decodes $(wc -l < "$tmp/got") datagrams"
@@ -55,4 +76,32 @@ for m in "$@"; do
 		ok "a dissector decoding $name wrong fails the comparison"
 	fi
 done
+
+if decode_v2 "$lua" > "$tmp/got2" && [ -s "$tmp/got2" ]; then
+	ok "tshark decodes $(wc -l < "$tmp/got2") datagrams of v2.pcap"
+else
+	not_ok "tshark decodes v2.pcap"; sed 's/^/# /' "$tmp/err"
+fi
+if cmp -s "$tmp/got2" "$v2expected"; then
+	ok "v2: version, type, sender, seq, v2, flags, signed, key_id, n_events, epoch, tag, check_good, pids, paths as expected"
+else
+	not_ok "v2 fields as expected"
+	diff "$v2expected" "$tmp/got2" | sed 's/^/# /'
+fi
+while IFS= read -r m; do
+	name=${m%%|*} expr=${m#*|}
+	sed "$expr" "$lua" > "$tmp/mutant.lua"
+	if cmp -s "$tmp/mutant.lua" "$lua"; then
+		not_ok "mutant v2 '$name' did not change the dissector (fix its sed)"
+		continue
+	fi
+	decode_v2 "$tmp/mutant.lua" > "$tmp/mut" || true
+	if cmp -s "$tmp/mut" "$v2expected"; then
+		not_ok "a dissector decoding v2 $name wrong still passes"
+	else
+		ok "a dissector decoding v2 $name wrong fails the comparison"
+	fi
+done <<EOF
+$v2mutants
+EOF
 exit $bad
