@@ -17,7 +17,8 @@
 
 /*
  * The key file: 32 hex digits, whitespace anywhere. Opened without following
- * a symlink and refused when group or others may read it, like ssh's keys.
+ * a symlink and refused when group or others may read or write it, as
+ * bpfwire-agent does.
  */
 int bpfw_key_load(const char *path, uint8_t key[16])
 {
@@ -26,7 +27,8 @@ int bpfw_key_load(const char *path, uint8_t key[16])
 	ssize_t n;
 	int fd, i, nd = 0;
 
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not hang us before fstat refuses it. */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ELOOP)
 			pr_warn("--key-file %s: is a symlink; name the key file itself", path);
@@ -39,16 +41,22 @@ int bpfw_key_load(const char *path, uint8_t key[16])
 		close(fd);
 		return -1;
 	}
-	if (st.st_mode & (S_IRGRP | S_IROTH)) {
-		pr_warn("--key-file %s: group or others can read it (mode %04o); chmod 600 it",
-			path, (unsigned)(st.st_mode & 07777));
+	/* The agent's rule (bpf/args.c): a key others can read or replace is none. */
+	if (st.st_mode & (S_IRGRP | S_IROTH | S_IWGRP | S_IWOTH)) {
+		pr_warn("--key-file %s: group or others can %s it (mode %04o); chmod 600 it",
+			path, st.st_mode & (S_IRGRP | S_IROTH) ? "read" : "write",
+			(unsigned)(st.st_mode & 07777));
 		close(fd);
 		return -1;
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	if (n < 0) {
 		pr_errno(errno, "couldn't read key file %s", path);
+		return -1;
+	}
+	if (n == sizeof(buf)) {
+		pr_warn("--key-file %s: over %zu bytes, not a key", path, sizeof(buf) - 1);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {

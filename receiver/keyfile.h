@@ -2,7 +2,8 @@
 /*
  * The MAC key file (bpf/wire.h's SipHash-2-4 key): 32 hex digits, the first
  * pair is key byte 0, whitespace allowed anywhere. Opened without following
- * a symlink, and refused when group or others may read it.
+ * a symlink, and refused when group or others may read or write it (the
+ * agent's rule, bpf/args.c).
  */
 #ifndef BPFWIRE_RECV_KEYFILE_H
 #define BPFWIRE_RECV_KEYFILE_H

@@ -167,7 +167,7 @@ static void usage(FILE *f)
 "      --key-file FILE    SipHash-2-4 key (32 hex digits; mode 0600, no symlink):\n"
 "                         v1 and unsigned v2 are then 'unauthenticated', a bad\n"
 "                         tag 'auth', a repeated (epoch, seq) 'replay'\n"
-"      --key-id N         also refuse ('auth') a tag made with another key id\n"
+"      --key-id N         also refuse ('auth') a tag made with another key id (1-255)\n"
 "      --max-senders N    senders tracked per side (default 4096); past it\n"
 "                         'too_many_senders'\n"
 "      --state-budget-mb M  bytes of sender state, both sides together\n"
@@ -368,7 +368,8 @@ static int parse_state_opt(int c, const char *arg, struct opts *o)
 		o->key_file = arg;
 		return 1;
 	case OPT_KEYID:
-		if (parse_count("key-id", arg, 0, 255, 0, &v))
+		/* 0 is an unsigned datagram's key id (bpf/args.c). */
+		if (parse_count("key-id", arg, 1, 255, 0, &v))
 			return -1;
 		o->key.key_id = (int)v;
 		return 1;
@@ -626,6 +627,8 @@ static int init_rx(struct run *run, enum bpfw_link link)
 		.max_senders = o->max_senders,
 		.state_budget = (uint64_t)(o->budget_mb * (1 << 20)),
 		.key = o->have_key ? &o->key : NULL,
+		/* Live with a capture runs both sides: half the budget each. */
+		.split_budget = !o->read && o->iface,
 	};
 
 	cfg.link.link = link;
@@ -1341,11 +1344,17 @@ static void add_ignored_reasons(json_object *side, struct bpfw_side *s)
 static json_object *state_json(struct run *run)
 {
 	json_object *o = json_object_new_object();
+	const struct bpfw_budget *b = run->rx.budget;
+	int split = run->rx.cfg.split_budget;
 	struct rusage ru;
 
-	json_object_object_add(o, "budget_bytes", json_object_new_uint64(run->rx.budget.limit));
-	json_object_object_add(o, "bytes", json_object_new_uint64(run->rx.budget.used));
-	json_object_object_add(o, "peak_bytes", json_object_new_uint64(run->rx.budget.peak));
+	/* Split, the two peaks may fall apart: their sum bounds the real one. */
+	json_object_object_add(o, "budget_bytes", json_object_new_uint64(run->rx.cfg.state_budget));
+	json_object_object_add(o, "split", json_object_new_boolean(split));
+	json_object_object_add(o, "bytes", json_object_new_uint64(
+		b[0].used + (split ? b[1].used : 0)));
+	json_object_object_add(o, "peak_bytes", json_object_new_uint64(
+		b[0].peak + (split ? b[1].peak : 0)));
 	/* Before the summary is built, which is not sender state. */
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		json_object_object_add(o, "max_rss_kb", json_object_new_int64(ru.ru_maxrss));

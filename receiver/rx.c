@@ -16,9 +16,21 @@ int bpfw_rx_init(struct bpfw_rx *rx, const struct bpfw_rx_cfg *cfg)
 	if (!rx->cfg.frag_timeout_ns)
 		rx->cfg.frag_timeout_ns = 30ull * 1000000000ull;	/* Linux ipfrag_time */
 	rx->reasm = bpfw_reasm_new(rx->cfg.frag_entries, rx->cfg.frag_timeout_ns);
-	rx->budget.limit = rx->cfg.state_budget;
-	rx->wire.senders = bpfw_senders_new(rx->cfg.max_senders, &rx->budget);
-	rx->sock.senders = bpfw_senders_new(rx->cfg.max_senders, &rx->budget);
+	/*
+	 * Split, each side sees the same datagrams in the same order against
+	 * the same limit, so both track the same senders and socket_matches_wire
+	 * holds past the budget. Unsplit, one side is in use and has it all.
+	 */
+	if (rx->cfg.split_budget) {
+		rx->budget[0].limit = rx->budget[1].limit = rx->cfg.state_budget / 2;
+		if (rx->cfg.state_budget && !rx->budget[0].limit)
+			rx->budget[0].limit = rx->budget[1].limit = 1;
+	} else {
+		rx->budget[0].limit = rx->cfg.state_budget;
+	}
+	rx->wire.senders = bpfw_senders_new(rx->cfg.max_senders, &rx->budget[0]);
+	rx->sock.senders = bpfw_senders_new(rx->cfg.max_senders,
+					    &rx->budget[rx->cfg.split_budget ? 1 : 0]);
 	if (!rx->reasm || !rx->wire.senders || !rx->sock.senders) {
 		bpfw_rx_fini(rx);
 		return -1;

@@ -60,6 +60,7 @@ struct bpfw_rx_cfg {
 	unsigned nsrcs;
 	unsigned max_senders;		/* per side; default 4096 */
 	uint64_t state_budget;		/* bytes for both sides' senders; 0: none */
+	int split_budget;		/* half each: live with capture (see rx.c) */
 	const struct bpfw_key *key;	/* NULL: no MAC checked */
 	unsigned frag_entries;
 	uint64_t frag_timeout_ns;
@@ -71,7 +72,7 @@ struct bpfw_rx {
 	struct bpfw_rx_cfg cfg;
 	struct bpfw_reasm *reasm;
 	uint64_t incomplete_counted;
-	struct bpfw_budget budget;	/* shared by the wire and socket tables */
+	struct bpfw_budget budget[2];	/* [side]; [0] for both unless split */
 	struct bpfw_side wire, sock;
 };
 

@@ -236,10 +236,10 @@ static void test_budget(void)
 	ASSERT_GE(untracked, 1, "past the budget: untracked");
 	ASSERT_EQ(full, 0, "not too_many_senders (max 4096)");
 	ASSERT_EQ(rx.sock.valid + untracked, 6000, "every other datagram valid");
-	ASSERT_LE(rx.budget.peak, 256 << 10, "state never over the budget");
-	ASSERT_GE(rx.budget.peak, 200 << 10, "and the budget was used");
+	ASSERT_LE(rx.budget[0].peak, 256 << 10, "state never over the budget");
+	ASSERT_GE(rx.budget[0].peak, 200 << 10, "and the budget was used");
 	printf("# budget 262144: peak %llu bytes, %u senders tracked, %u datagrams untracked\n",
-	       (unsigned long long)rx.budget.peak, bpfw_senders_count(rx.sock.senders), untracked);
+	       (unsigned long long)rx.budget[0].peak, bpfw_senders_count(rx.sock.senders), untracked);
 
 	/* --max-senders is the other limit, with its own reason. */
 	{
