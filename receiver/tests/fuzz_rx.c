@@ -3,7 +3,8 @@
  * libFuzzer target for the whole validation pipeline (parse, reassembly,
  * sequence tracking). One input is a small capture:
  *   byte 0: bits 0-1 link type, bit 2 accept partial checksums,
- *           bit 3 any port (else 7000), bit 4 expect a source
+ *           bit 3 any port (else 7000), bit 4 expect a source,
+ *           bit 5 a MAC key, bit 6 a 4 KiB state budget
  *   then records of [len hi][len lo][seconds to advance][frame bytes]
  * so that fragments, timeouts and sequences span several frames. Every
  * frame is also handed to the socket side as a UDP payload.
@@ -22,6 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.family = 4, .addr = { 192, 0, 2, 1 }, .port = 0,
 	};
 	static const uint8_t mac[6] = { 2, 0, 0, 0, 0, 2 };
+	static const struct bpfw_key key = { .key = "fuzz-fuzz-fuzz!", .key_id = 1 };
 	struct bpfw_rx_cfg cfg = { 0 };
 	struct bpfw_rx rx;
 	uint64_t ts = 1000000000ull;
@@ -38,6 +40,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cfg.srcs = &src;
 		cfg.nsrcs = 1;
 	}
+	if (data[0] & 32)
+		cfg.key = &key;
+	if (data[0] & 64)
+		cfg.state_budget = 4096;
 	/* Small tables so eviction and "too many senders" are reachable. */
 	cfg.max_senders = 4;
 	cfg.frag_entries = 4;

@@ -131,6 +131,21 @@ int main(int argc, char **argv)
 	n = craft_wire(dg, 5, 1, BPFWIRE_EV_TEST, NULL, 0);
 	add(f, craft_frame(f, &p, dg, n), 0);
 	err |= finish();
+	/* Wire v2 under the fuzzer's key: signed, replayed, a new epoch, unsigned. */
+	{
+		static const uint8_t key[16] = "fuzz-fuzz-fuzz!";
+
+		craft_defaults(&p, 4);
+		start(32 | 64);
+		for (i = 0; i < 4; i++) {
+			n = craft_wire_v2(dg, 6, i == 2 ? 2 : 1, i == 1 ? 1 : (uint64_t)i + 1,
+					  BPFWIRE_EV_TEST, 1, NULL, 0);
+			if (i < 3)
+				craft_wire_sign(dg, n, key, 1);
+			add(f, craft_frame(f, &p, dg, n), 0);
+		}
+		err |= finish();
+	}
 	printf("%d seeds in %s\n", nseed, dir);
 	return err ? 1 : 0;
 }
