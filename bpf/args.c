@@ -3,13 +3,17 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include "args.h"
+#include "errnames.h"
 
 #define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
@@ -162,6 +166,123 @@ int bpfwire_parse_sndbuf(const char *s, __u32 *bytes, char *err, size_t errlen)
 	return 0;
 }
 
+int bpfwire_parse_key_id(const char *s, __u32 *id, char *err, size_t errlen)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		ERR("bad --key-id '%s': need 1..255", s);
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < 1 || v > 255)
+		ERR("bad --key-id '%s': need 1..255 (0 means unsigned on the wire)", s);
+	*id = v;
+	return 0;
+}
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Messages name positions, never the key's characters. */
+int bpfwire_parse_key(const char *text, __u8 key[BPFWIRE_KEY_LEN], char *err,
+		      size_t errlen)
+{
+	size_t i, n = 0;
+
+	memset(key, 0, BPFWIRE_KEY_LEN);
+	for (i = 0; text[i]; i++) {
+		int v = hex_value(text[i]);
+
+		if (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
+		    text[i] == '\r')
+			continue;
+		if (v < 0) {
+			memset(key, 0, BPFWIRE_KEY_LEN);
+			ERR("byte %zu is neither a hex digit nor whitespace; need 32 hex "
+			    "digits", i + 1);
+		}
+		if (n < 2 * BPFWIRE_KEY_LEN)
+			key[n / 2] |= v << (n % 2 ? 0 : 4);
+		n++;
+	}
+	if (n != 2 * BPFWIRE_KEY_LEN) {
+		memset(key, 0, BPFWIRE_KEY_LEN);
+		ERR("%zu hex digits; need 32 (a 128-bit key)", n);
+	}
+	return 0;
+}
+
+/* Far more than 32 digits and their spacing: anything longer is not a key. */
+#define KEY_FILE_MAX	1024
+
+int bpfwire_read_key_file(const char *path, __u8 key[BPFWIRE_KEY_LEN], char *err,
+			  size_t errlen)
+{
+	char buf[KEY_FILE_MAX + 1], why[160];
+	struct stat st;
+	ssize_t n;
+	int fd, ret = -1;
+
+	memset(key, 0, BPFWIRE_KEY_LEN);
+	/* O_NONBLOCK: a FIFO must not hang the agent before fstat refuses it. */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			ERR("key file %s is a symbolic link: name the file itself", path);
+		ERR("couldn't open key file %s: %s", path, errno_str(-errno));
+	}
+	if (fstat(fd, &st)) {
+		snprintf(err, errlen, "couldn't stat key file %s: %s", path,
+			 errno_str(-errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "key file %s is not a regular file", path);
+		goto out;
+	}
+	if (st.st_mode & (S_IRGRP | S_IROTH | S_IWGRP | S_IWOTH)) {
+		snprintf(err, errlen, "key file %s can be %s by group or others "
+			 "(mode %04o): chmod 600 %s", path,
+			 st.st_mode & (S_IRGRP | S_IROTH) ? "read" : "written",
+			 (unsigned)(st.st_mode & 07777), path);
+		goto out;
+	}
+	n = read(fd, buf, KEY_FILE_MAX + 1);
+	if (n < 0) {
+		snprintf(err, errlen, "couldn't read key file %s: %s", path,
+			 errno_str(-errno));
+		goto out;
+	}
+	if (n > KEY_FILE_MAX) {
+		snprintf(err, errlen, "bad key in %s: over %d bytes; need 32 hex digits",
+			 path, KEY_FILE_MAX);
+		goto out;
+	}
+	buf[n] = 0;
+	if (strlen(buf) != (size_t)n) {
+		snprintf(err, errlen, "bad key in %s: a NUL byte; need 32 hex digits", path);
+		goto out;
+	}
+	if (bpfwire_parse_key(buf, key, why, sizeof(why))) {
+		snprintf(err, errlen, "bad key in %s: %s", path, why);
+		goto out;
+	}
+	ret = 0;
+out:
+	explicit_bzero(buf, sizeof(buf));
+	close(fd);
+	return ret;
+}
+
 int bpfwire_parse_via(const char *s, enum bpfwire_via *via)
 {
 	if (!strcmp(s, "ksock"))
@@ -243,6 +364,11 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 "  --events exec,open     events to send (default: exec,open)\n"
 "  --path-prefix P        only paths starting with P (default: all)\n"
 "  --sender-id N          sender id on the wire (default: 1)\n"
+"  --key-file FILE        sign every datagram (wire format v2, SipHash-2-4) with\n"
+"                         the 128-bit key in FILE: 32 hex digits, whitespace\n"
+"                         allowed; mode 600 or stricter, not a symlink. The key\n"
+"                         goes into a frozen map; the agent keeps no copy\n"
+"  --key-id N             key id on the wire, 1..255 (default 1; needs --key-file)\n"
 "  --sndbuf BYTES         ksock: size the socket's send buffer as SO_SNDBUFFORCE\n"
 "                         (the kernel doubles it; needs CAP_NET_ADMIN), so a\n"
 "                         burst loses fewer sends to EAGAIN (default 0: the\n"
@@ -255,7 +381,8 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 }
 
 enum { OPT_VIA = 256, OPT_DST, OPT_BIND, OPT_DEV, OPT_EVENTS, OPT_PREFIX,
-       OPT_ID, OPT_MAC, OPT_JSON, OPT_DEV_UNCHECKED, OPT_SNDBUF };
+       OPT_ID, OPT_MAC, OPT_JSON, OPT_DEV_UNCHECKED, OPT_SNDBUF, OPT_KEY_FILE,
+       OPT_KEY_ID };
 
 static const struct option long_opts[] = {
 	{ "via",	 required_argument, NULL, OPT_VIA },
@@ -268,6 +395,8 @@ static const struct option long_opts[] = {
 	{ "sender-id",	 required_argument, NULL, OPT_ID },
 	{ "remote-mac",	 required_argument, NULL, OPT_MAC },
 	{ "sndbuf",	 required_argument, NULL, OPT_SNDBUF },
+	{ "key-file",	 required_argument, NULL, OPT_KEY_FILE },
+	{ "key-id",	 required_argument, NULL, OPT_KEY_ID },
 	{ "json",	 no_argument,	    NULL, OPT_JSON },
 	{ "verbose",	 no_argument,	    NULL, 'v' },
 	{ "help",	 no_argument,	    NULL, 'h' },
@@ -276,7 +405,7 @@ static const struct option long_opts[] = {
 
 /* The options whose checks need all the others, kept as given. */
 struct cli_raw {
-	const char *mac, *events, *sndbuf;
+	const char *mac, *events, *sndbuf, *key_id;
 };
 
 static int parse_option(int c, char **argv, struct agent_opts *o,
@@ -326,6 +455,14 @@ static int parse_option(int c, char **argv, struct agent_opts *o,
 	case OPT_SNDBUF:
 		raw->sndbuf = optarg;
 		break;
+	case OPT_KEY_FILE:
+		if (!*optarg)
+			ERR("bad --key-file '': name a file");
+		o->key_file = optarg;
+		break;
+	case OPT_KEY_ID:
+		raw->key_id = optarg;
+		break;
 	case OPT_JSON:
 		o->json = 1;
 		break;
@@ -366,7 +503,7 @@ static int parse_command(int argc, char **argv, struct agent_opts *o,
 			ERR("bad sender '%s': use ksock, netpoll or ringbuf", o->only);
 	}
 	if (o->via || o->dst_text || o->bind_text || o->dev[0] || raw->mac ||
-	    o->dev_unchecked || raw->sndbuf)
+	    o->dev_unchecked || raw->sndbuf || o->key_file || raw->key_id)
 		ERR("%s takes no sender options; name the sender as in "
 		    "'%s ksock'", cmd, cmd);
 	return 0;
@@ -406,6 +543,12 @@ static int check_install(struct agent_opts *o, const struct cli_raw *raw,
 		return -1;
 	if (o->dev_unchecked && !o->dev[0])
 		ERR("--dev-unchecked needs --dev IFACE");
+	if (raw->key_id && !o->key_file)
+		ERR("--key-id needs --key-file FILE");
+	if (raw->key_id && bpfwire_parse_key_id(raw->key_id, &o->key_id, err, errlen))
+		return -1;
+	if (o->key_file && !raw->key_id)
+		o->key_id = 1;
 	if (raw->mac) {
 		if (bpfwire_parse_mac(raw->mac, o->mac))
 			ERR("bad --remote-mac '%s': write aa:bb:cc:dd:ee:ff", raw->mac);

@@ -49,6 +49,42 @@ static __always_inline void bpfwire_put_hdr(__u8 *b, __u8 type, __u32 sender_id,
 	bpfwire_put32(b + 36, 0);
 }
 
+/*
+ * v2 header (wire.h), check and tag zero: bpfwire_seal() fills the check,
+ * then the signer the tag. n_events is 1 (no batching yet).
+ */
+static __always_inline void bpfwire_put_hdr_v2(__u8 *b, __u8 type, __u32 sender_id,
+					       __u32 payload_len, __u64 seq, __u64 ts,
+					       __u8 key_id, __u64 epoch)
+{
+	int i;
+
+	bpfwire_put32(b + 0, BPFWIRE_MAGIC);
+	b[4] = BPFWIRE_VERSION_2;
+	b[5] = type;
+	bpfwire_put16(b + 6, BPFWIRE_HDR_LEN_V2);
+	bpfwire_put32(b + 8, sender_id);
+	bpfwire_put32(b + 12, payload_len);
+	bpfwire_put64(b + 16, seq);
+	bpfwire_put64(b + 24, ts);
+	bpfwire_put32(b + 32, 0);
+	b[36] = BPFWIRE_F_SIGNED;
+	b[37] = key_id;
+	bpfwire_put16(b + 38, 1);
+	bpfwire_put64(b + 40, epoch);
+	for (i = 0; i < BPFWIRE_TAG_LEN; i++)
+		b[BPFWIRE_OFF_TAG + i] = 0;
+}
+
+/* The tag as wire.h stores it: the SipHash output, little-endian. */
+static __always_inline void bpfwire_put_tag(__u8 *b, __u64 tag)
+{
+	int i;
+
+	for (i = 0; i < BPFWIRE_TAG_LEN; i++)
+		b[BPFWIRE_OFF_TAG + i] = tag >> (8 * i);
+}
+
 /* struct bpfwire_event without the path, at b (the payload start). */
 static __always_inline void bpfwire_put_event(__u8 *b, __u32 pid, __u32 uid,
 					      const char *comm, __u16 path_len)
@@ -64,15 +100,16 @@ static __always_inline void bpfwire_put_event(__u8 *b, __u32 pid, __u32 uid,
 }
 
 /*
- * FNV-1a over the whole datagram with the check field zero, then stored.
- * The loop has a constant bound so the verifier sees a bounded loop.
+ * FNV-1a over the whole datagram with the check field zero, then stored
+ * (v1 and v2 alike; a v2 tag is still zero here). The loop has a constant
+ * bound, the longest v2 datagram, so the verifier sees a bounded loop.
  */
 static __always_inline __u32 bpfwire_seal(__u8 *b, __u32 len)
 {
 	__u32 h = BPFWIRE_FNV_OFFSET;
 	__u32 i;
 
-	for (i = 0; i < BPFWIRE_DGRAM_MAX; i++) {
+	for (i = 0; i < BPFWIRE_DGRAM_MAX_V2; i++) {
 		if (i >= len)
 			break;
 		h ^= b[i];

@@ -28,9 +28,10 @@ int install_ksock(const struct agent_opts *o)
 		return -1;
 	}
 	s.obj = skel->obj;
-	sender_fill_cfg(o, &cfg);
+	if (sender_fill_cfg(o, &cfg))
+		goto out;
 	skel->rodata->cfg = cfg;
-	if (sender_load(&s, load, skel))
+	if (sender_load(&s, load, skel) || sender_set_key(&s, o))
 		goto out;
 	if (sender_write_info(&s, o, &cfg))
 		goto out;
@@ -67,13 +68,15 @@ int install_ksock(const struct agent_opts *o)
 	ret = 0;
 	{
 		char ev[16];
-		char sb[32] = "";
+		char sb[32] = "", sig[64] = "";
 
 		bpfwire_events_str(o->events, ev, sizeof(ev));
 		if (o->sndbuf)
 			snprintf(sb, sizeof(sb), ", sndbuf %u", o->sndbuf);
-		printf("bpfwire-agent: ksock sender %u installed: %s -> %s%s, pinned at %s\n",
-		       o->sender_id, ev, dst, sb, s.dir);
+		if (o->key_id)
+			snprintf(sig, sizeof(sig), ", signed v2 (key id %u)", o->key_id);
+		printf("bpfwire-agent: ksock sender %u installed: %s -> %s%s%s, pinned at %s\n",
+		       o->sender_id, ev, dst, sb, sig, s.dir);
 	}
 out:
 	if (ret)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <bpf/bpf.h>
@@ -16,7 +17,7 @@
 #define BPF_FS_MAGIC 0xcafe4a11
 #endif
 
-void sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg)
+int sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->sender_id = o->sender_id;
@@ -37,6 +38,47 @@ void sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg)
 	}
 	snprintf(cfg->dev, sizeof(cfg->dev), "%s", o->dev);
 	memcpy(cfg->remote_mac, o->mac, 6);
+	cfg->key_id = o->key_id;
+	cfg->wire_version = o->key_id ? BPFWIRE_VERSION_2 : BPFWIRE_VERSION;
+	/* A new epoch per install: a reinstalled sender restarts at seq 1. */
+	if (o->key_id && getrandom(&cfg->epoch, sizeof(cfg->epoch), 0) != sizeof(cfg->epoch)) {
+		pr_warn("couldn't choose the sender's epoch: getrandom: %s",
+			errno_str(-errno));
+		return -1;
+	}
+	return 0;
+}
+
+int sender_set_key(struct sender *s, const struct agent_opts *o)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(s->obj, "sign_key");
+	__u8 key[BPFWIRE_KEY_LEN];
+	char err[512];
+	__u32 k = 0;
+	int fd, ret = -1;
+
+	if (!o->key_file)
+		return 0;
+	if (!map) {
+		pr_warn("couldn't find map sign_key in the %s sender", bpfwire_via_name(s->via));
+		return -1;
+	}
+	if (bpfwire_read_key_file(o->key_file, key, err, sizeof(err))) {
+		pr_warn("%s", err);
+		return -1;
+	}
+	fd = bpf_map__fd(map);
+	/* Frozen right after the write: no later syscall can change it. */
+	if (bpf_map_update_elem(fd, &k, key, 0))
+		pr_warn("couldn't write the key into map sign_key: %s", errno_str(-errno));
+	else if (bpf_map_freeze(fd))
+		pr_warn("couldn't freeze map sign_key: %s", errno_str(-errno));
+	else
+		ret = 0;
+	explicit_bzero(key, sizeof(key));
+	if (!ret)
+		pr_debug("key %u of %s in map sign_key, frozen", o->key_id, o->key_file);
+	return ret;
 }
 
 int sender_load(struct sender *s, int (*load)(void *skel), void *skel)

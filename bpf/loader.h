@@ -22,10 +22,16 @@ struct sender {
 	struct bpf_link *links[2];	/* exec, open */
 };
 
-void sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg);
+/* 0, or -1 after a message (no epoch: getrandom failed). */
+int sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg);
 int sender_load(struct sender *s, int (*load)(void *skel), void *skel);
 /* Runs SYSCALL program prog once; its return value in *retval. */
 int sender_run_setup(struct sender *s, const char *prog, int *retval);
+/*
+ * --key-file: reads the key, writes it into map sign_key, freezes the map
+ * and wipes the agent's copy. Nothing to do without a key.
+ */
+int sender_set_key(struct sender *s, const struct agent_opts *o);
 int sender_write_info(struct sender *s, const struct agent_opts *o,
 		      const struct bpfwire_cfg *cfg);
 int sender_attach(struct sender *s, __u32 events);

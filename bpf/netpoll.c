@@ -88,9 +88,11 @@ int install_netpoll(const struct agent_opts *o)
 		return -1;
 	}
 	s.obj = skel->obj;
-	sender_fill_cfg(&eff, &cfg);
+	if (sender_fill_cfg(&eff, &cfg))
+		goto out;
 	skel->rodata->cfg = cfg;
-	if (sender_load(&s, load, skel) || sender_write_info(&s, o, &cfg))
+	if (sender_load(&s, load, skel) || sender_set_key(&s, o) ||
+	    sender_write_info(&s, o, &cfg))
 		goto out;
 	if (sender_run_setup(&s, "bpfwire_netpoll_setup", &rv))
 		goto out;
@@ -110,8 +112,8 @@ int install_netpoll(const struct agent_opts *o)
 		goto out;
 	ret = 0;
 	bpfwire_events_str(o->events, ev, sizeof(ev));
-	printf("bpfwire-agent: netpoll sender %u installed: %s -> %s on %s via %s, pinned at %s\n",
-	       o->sender_id, ev, dst, eff.dev, mac, s.dir);
+	printf("bpfwire-agent: netpoll sender %u installed: %s -> %s on %s via %s%s, pinned at %s\n",
+	       o->sender_id, ev, dst, eff.dev, mac, o->key_id ? ", signed v2" : "", s.dir);
 out:
 	if (ret)
 		sender_unpin(&s);

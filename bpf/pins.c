@@ -104,7 +104,7 @@ static json_object *status_json(const char *dir, const struct status *st)
 	const struct bpfwire_cfg *c = &st->info.cfg;
 	json_object *o = json_object_new_object(), *cnt, *errs, *ev;
 	struct bpfwire_stats t;
-	char mac[24];
+	char mac[24], epoch[24];
 	__u64 queued;
 	int j;
 
@@ -130,6 +130,14 @@ static json_object *status_json(const char *dir, const struct status *st)
 	/* ksock only: 0 is the default buffer (net.core.wmem_default) */
 	json_object_object_add(o, "sndbuf", st->info.via == BPFWIRE_VIA_KSOCK ?
 			       json_object_new_int64(c->sndbuf) : NULL);
+	/* v2: key id and epoch, never the key (the map is write-only). The
+	 * epoch is a hex string: a u64 does not fit every JSON reader. */
+	json_object_object_add(o, "wire_version", json_object_new_int64(
+			       c->wire_version ? c->wire_version : BPFWIRE_VERSION));
+	json_object_object_add(o, "key_id", c->key_id ?
+			       json_object_new_int64(c->key_id) : NULL);
+	snprintf(epoch, sizeof(epoch), "0x%016llx", (unsigned long long)c->epoch);
+	json_object_object_add(o, "epoch", c->key_id ? json_object_new_string(epoch) : NULL);
 	json_object_object_add(o, "installed_unix", json_object_new_int64(st->info.installed_unix));
 	json_object_object_add(o, "agent_pid", st->info.agent_pid ?
 			       json_object_new_int64(st->info.agent_pid) : NULL);
@@ -175,6 +183,9 @@ static void status_text(const char *dir, const struct status *st)
 	}
 	if (st->info.via == BPFWIRE_VIA_KSOCK && c->sndbuf)
 		printf(", sndbuf %u", c->sndbuf);
+	if (c->key_id)
+		printf(", signed v2 (key id %u, epoch 0x%016llx)", c->key_id,
+		       (unsigned long long)c->epoch);
 	printf(", prefix '%.*s' (%s)\n", (int)c->prefix_len, c->prefix, dir);
 	if (st->info.via == BPFWIRE_VIA_RINGBUF)
 		printf("  agent %u %s, queued %llu\n", st->info.agent_pid,

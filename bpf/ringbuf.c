@@ -119,9 +119,11 @@ int run_ringbuf(const struct agent_opts *o)
 		goto out;
 	}
 	s.obj = skel->obj;
-	sender_fill_cfg(o, &cfg);
+	if (sender_fill_cfg(o, &cfg))
+		goto out;
 	skel->rodata->cfg = cfg;
-	if (sender_load(&s, load, skel) || sender_write_info(&s, o, &cfg))
+	if (sender_load(&s, load, skel) || sender_set_key(&s, o) ||
+	    sender_write_info(&s, o, &cfg))
 		goto out;
 	usz = (usz + 4095) & ~(size_t)4095;
 	f.u = mmap(NULL, usz, PROT_READ | PROT_WRITE, MAP_SHARED,

@@ -14,8 +14,15 @@
 #define BPFWIRE_SENDER_BPF_H
 
 #include "encode.h"
+#include "sign.bpf.h"
 
-#define OFF_PAYLOAD	BPFWIRE_HDR_LEN
+/*
+ * One buffer for both versions: the payload is always at 56. A v2 header
+ * fills bytes 0..55; a v1 header starts at 16, so the offsets the
+ * verifier sees stay constant either way.
+ */
+#define OFF_PAYLOAD	BPFWIRE_HDR_LEN_V2
+#define OFF_V1		(BPFWIRE_HDR_LEN_V2 - BPFWIRE_HDR_LEN)
 #define OFF_COMM	(OFF_PAYLOAD + 8)
 #define OFF_PATH	(OFF_PAYLOAD + BPFWIRE_EVENT_FIXED_LEN)
 
@@ -35,6 +42,23 @@ struct {
 	__type(key, __u32);
 	__type(value, struct bpfwire_state);
 } state SEC(".maps");
+
+/*
+ * The SipHash key, written once by the agent, then frozen: no syscall can
+ * change it, and the programs may only read it. It is not pinned. Root can
+ * still read it by map id (bpf/README.md, key handling).
+ */
+struct bpfwire_key {
+	__u8 k[BPFWIRE_KEY_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__type(key, __u32);
+	__type(value, struct bpfwire_key);
+} sign_key SEC(".maps");
 
 /* Not used by the programs: the agent fills it and pins it for status. */
 struct {
@@ -72,7 +96,8 @@ static __always_inline int bpfwire_event(__u8 type, struct path *path)
 {
 	/* Hook entry: the benchmark measures hook-to-wire from here. */
 	__u64 t_hook = bpf_ktime_get_ns();
-	__u8 buf[BPFWIRE_DGRAM_MAX];
+	__u8 buf[BPFWIRE_SIGN_BUF] __attribute__((aligned(8)));
+	struct bpfwire_key *key_val;
 	struct bpfwire_stats *s;
 	struct bpfwire_state *st;
 	__u32 key = 0, path_len, len, i;
@@ -81,7 +106,8 @@ static __always_inline int bpfwire_event(__u8 type, struct path *path)
 
 	s = bpf_map_lookup_elem(&stats, &key);
 	st = bpf_map_lookup_elem(&state, &key);
-	if (!s || !st)
+	key_val = bpf_map_lookup_elem(&sign_key, &key);
+	if (!s || !st || !key_val)
 		return 0;
 
 	__builtin_memset(buf, 0, sizeof(buf));
@@ -112,14 +138,24 @@ static __always_inline int bpfwire_event(__u8 type, struct path *path)
 	bpf_get_current_comm(buf + OFF_COMM, BPFWIRE_COMM_LEN);
 	len = OFF_PATH + path_len;
 	seq = __sync_add_and_fetch(&st->seq, 1);
-	bpfwire_put_hdr(buf, type, cfg.sender_id, len - BPFWIRE_HDR_LEN, seq,
-			t_hook);
 	bpfwire_put32(buf + OFF_PAYLOAD, bpf_get_current_pid_tgid() >> 32);
 	bpfwire_put32(buf + OFF_PAYLOAD + 4, (__u32)bpf_get_current_uid_gid());
 	bpfwire_put16(buf + OFF_PAYLOAD + 24, path_len);
-	bpfwire_seal(buf, len);
 
-	ret = bpfwire_xmit(buf, len);
+	/* cfg is .rodata: the verifier follows only the branch in use. */
+	if (cfg.key_id) {
+		bpfwire_put_hdr_v2(buf, type, cfg.sender_id, len - BPFWIRE_HDR_LEN_V2,
+				   seq, t_hook, cfg.key_id, cfg.epoch);
+		bpfwire_seal(buf, len);
+		bpfwire_put_tag(buf, bpfwire_siphash_bpf(key_val->k, buf, len));
+		ret = bpfwire_xmit(buf, len);
+	} else {
+		len -= OFF_V1;
+		bpfwire_put_hdr(buf + OFF_V1, type, cfg.sender_id, len - BPFWIRE_HDR_LEN,
+				seq, t_hook);
+		bpfwire_seal(buf + OFF_V1, len);
+		ret = bpfwire_xmit(buf + OFF_V1, len);
+	}
 	if (ret < 0) {
 		bpfwire_count_err(s, ret);
 	} else {

@@ -26,6 +26,7 @@ enum bpfwire_via {
 
 /* Largest datagram a sender builds: header + event + the longest path. */
 #define BPFWIRE_DGRAM_MAX	(BPFWIRE_HDR_LEN + BPFWIRE_EVENT_FIXED_LEN + BPFWIRE_PATH_MAX)
+#define BPFWIRE_DGRAM_MAX_V2	(BPFWIRE_HDR_LEN_V2 + BPFWIRE_EVENT_FIXED_LEN + BPFWIRE_PATH_MAX)
 
 struct bpfwire_cfg {
 	__u32 sender_id;
@@ -43,6 +44,9 @@ struct bpfwire_cfg {
 	__u8  remote_mac[6];	/* netpoll next hop */
 	__u8  pad[2];
 	char  prefix[BPFWIRE_PATH_MAX];
+	__u64 epoch;		/* v2: random, chosen at install (getrandom) */
+	__u32 key_id;		/* 1..255: sign, send v2; 0: no key, send v1 */
+	__u32 wire_version;	/* 1 or 2, for status */
 };
 
 /*

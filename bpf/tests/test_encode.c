@@ -32,6 +32,75 @@ static __u32 build(__u8 *b, __u8 type, __u32 id, __u64 seq, __u64 ts, __u32 pid,
 	return len;
 }
 
+/* What sender.bpf.h does for one event under a key (v2, signed). */
+static __u32 build_v2(__u8 *b, const __u8 *key, __u8 key_id, __u64 epoch, __u64 seq,
+		      const char *comm16, const char *path)
+{
+	__u16 plen = strlen(path);
+	__u32 len = BPFWIRE_HDR_LEN_V2 + BPFWIRE_EVENT_FIXED_LEN + plen;
+
+	memset(b, 0xee, BPFWIRE_DGRAM_MAX_V2);
+	bpfwire_put_hdr_v2(b, BPFWIRE_EV_OPEN, 7, len - BPFWIRE_HDR_LEN_V2, seq,
+			   0x0102030405060708ull, key_id, epoch);
+	bpfwire_put_event(b + BPFWIRE_HDR_LEN_V2, 4242, 1000, comm16, plen);
+	memcpy(b + BPFWIRE_HDR_LEN_V2 + BPFWIRE_EVENT_FIXED_LEN, path, plen);
+	bpfwire_seal(b, len);
+	bpfwire_put_tag(b, bpfwire_siphash24(key, b, len));
+	return len;
+}
+
+/* The v2 bytes, the check over tag = 0 and the tag over check filled in. */
+static void test_v2(void)
+{
+	static const __u8 want_v2[12] = {
+		0x01, 0x05, 0x00, 0x01,		/* flags SIGNED, key id 5, n_events 1 */
+		0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,	/* epoch */
+	};
+	__u8 key[BPFWIRE_KEY_LEN], b[BPFWIRE_DGRAM_MAX_V2], z[BPFWIRE_DGRAM_MAX_V2];
+	char comm[16] = "cat";
+	__u32 len, i, check;
+	__u64 tag;
+
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = 0xa0 + i;
+	ASSERT_EQ(sizeof(struct bpfwire_hdr_v2), BPFWIRE_HDR_LEN_V2, "sizeof hdr v2");
+	len = build_v2(b, key, 5, 0x1122334455667788ull, 258, comm, "/tmp/bw/x");
+	ASSERT_EQ(len, 56 + 28 + 9, "v2 datagram length");
+	ASSERT_EQ(b[4], 2, "version 2");
+	ASSERT_EQ(b[6] << 8 | b[7], 56, "hdr_len 56");
+	ASSERT_EQ((__u32)b[12] << 24 | b[13] << 16 | b[14] << 8 | b[15], 28 + 9,
+		  "payload_len");
+	ASSERT_MEMEQ(b + 36, want_v2, 12, "flags, key id, n_events, epoch");
+	ASSERT_EQ((__u32)b[56] << 24 | b[57] << 16 | b[58] << 8 | b[59], 4242,
+		  "payload at 56");
+
+	memcpy(z, b, len);
+	memset(z + BPFWIRE_OFF_CHECK, 0, 4);
+	memset(z + BPFWIRE_OFF_TAG, 0, BPFWIRE_TAG_LEN);
+	check = (__u32)b[32] << 24 | b[33] << 16 | b[34] << 8 | b[35];
+	ASSERT_EQ(check, fnv(z, len), "check over the datagram with check = 0, tag = 0");
+	memcpy(z + BPFWIRE_OFF_CHECK, b + BPFWIRE_OFF_CHECK, 4);
+	tag = bpfwire_siphash24(key, z, len);
+	ASSERT_EQ(bpfwire_le64(b + BPFWIRE_OFF_TAG), tag,
+		  "tag: SipHash over check filled, tag = 0, stored little-endian");
+	key[3] ^= 0x40;
+	ASSERT_NEQ(bpfwire_siphash24(key, z, len), tag, "a wrong key gives another tag");
+	key[3] ^= 0x40;
+	z[len - 1] ^= 1;
+	ASSERT_NEQ(bpfwire_siphash24(key, z, len), tag, "a flipped path bit changes the tag");
+
+	/* The longest v2 datagram fits the signer's buffer and netpoll's cap. */
+	{
+		char path[BPFWIRE_PATH_MAX + 1];
+
+		memset(path, 'p', BPFWIRE_PATH_MAX);
+		path[BPFWIRE_PATH_MAX] = 0;
+		len = build_v2(b, key, 1, 1, 1, comm, path);
+		ASSERT_EQ(len, BPFWIRE_DGRAM_MAX_V2, "longest v2 datagram");
+		ASSERT_EQ(len <= BPFWIRE_MAX_DATAGRAM, 1, "v2 fits netpoll's 1460");
+	}
+}
+
 int main(void)
 {
 	static const __u8 want_hdr[32] = {
@@ -103,5 +172,6 @@ int main(void)
 			  "receiver rejects a flipped comm byte");
 	}
 #endif
+	test_v2();
 	return tap_done();
 }
