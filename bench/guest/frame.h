@@ -43,7 +43,7 @@ enum bg_verdict {
 	BG_V_NOT_UDP,
 	BG_V_FRAG,		/* an IPv4 fragment after the first */
 	BG_V_PORT,		/* another UDP destination port */
-	BG_V_MAGIC,		/* the port, but no bpfwire v1 header */
+	BG_V_MAGIC,		/* the port, but no bpfwire v1 or v2 header */
 	BG_V_FAULT,		/* the read faulted */
 	BG_V__COUNT
 };
@@ -121,7 +121,9 @@ static __always_inline int bg_frame_parse(const __u8 *data, __u32 headlen,
 		return BG_V_FAULT;
 	if (bg_be16(l4 + 2) != port)
 		return BG_V_PORT;
-	if (bg_be32(l4 + 8) != BPFWIRE_MAGIC || l4[8 + 4] != BPFWIRE_VERSION)
+	/* v2 (signed) keeps v1's first 36 bytes: sender, seq and stamp alike. */
+	if (bg_be32(l4 + 8) != BPFWIRE_MAGIC ||
+	    (l4[8 + 4] != BPFWIRE_VERSION && l4[8 + 4] != BPFWIRE_VERSION_2))
 		return BG_V_MAGIC;
 	r->sender_id = bg_be32(l4 + 8 + 8);
 	r->seq = bg_be64(l4 + 8 + 16);

@@ -296,8 +296,8 @@ int bg_build_test_datagram(uint8_t *buf, uint32_t len, uint32_t sender_id,
 	bpfwire_put_hdr(buf, BPFWIRE_EV_TEST, sender_id, len - BPFWIRE_HDR_LEN, seq, ts);
 	for (i = BPFWIRE_HDR_LEN; i < len; i++)
 		buf[i] = (uint8_t)i;
-	/* encode.h's loop stops at BPFWIRE_DGRAM_MAX; past it, the same FNV-1a. */
-	if (len <= BPFWIRE_DGRAM_MAX)
+	/* encode.h's loop stops at BPFWIRE_DGRAM_MAX_V2; past it, the same FNV-1a. */
+	if (len <= BPFWIRE_DGRAM_MAX_V2)
 		bpfwire_seal(buf, len);
 	else
 		bpfwire_put32(buf + 32, bpfwire_fnv1a(BPFWIRE_FNV_OFFSET, buf, len));

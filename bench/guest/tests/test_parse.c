@@ -295,7 +295,10 @@ static void test_frame(void)
 	ASSERT_EQ(bg_frame_parse(f, n, 7100, &r), BG_V_MAGIC, "frame: not bpfwire (magic)");
 	n = frame(f, 0, 5, 7100, d, sizeof(d));
 	f[14 + 20 + 8 + 4] = 2;
-	ASSERT_EQ(bg_frame_parse(f, n, 7100, &r), BG_V_MAGIC, "frame: bpfwire version 2");
+	/* v2, signed: the same sender, seq and stamp at the same offsets */
+	ASSERT_EQ(bg_frame_parse(f, n, 7100, &r), BG_V_OK, "frame: bpfwire version 2 is read");
+	f[14 + 20 + 8 + 4] = 3;
+	ASSERT_EQ(bg_frame_parse(f, n, 7100, &r), BG_V_MAGIC, "frame: bpfwire version 3");
 }
 
 static uint32_t be32(const uint8_t *p)
