@@ -13,6 +13,8 @@
 #include "gen.h"
 #include "wire.h"
 
+#define KEY_FILE	"/tmp/bench.key"	/* written by the scenario, mode 0600 */
+
 const struct bench_method bench_methods[] = {
 	{ "sendto", BENCH_SENDTO, NULL },
 	{ "pktgen", BENCH_PKTGEN, NULL },
@@ -20,6 +22,9 @@ const struct bench_method bench_methods[] = {
 	{ "ksock-sndbuf", BENCH_BPF, "--via ksock --sndbuf" },
 	{ "netpoll", BENCH_BPF, "--via netpoll --dev eth0" },
 	{ "ringbuf", BENCH_BPF_AGENT, "--via ringbuf" },
+	/* Issue 16: the same senders signing every datagram (wire v2). */
+	{ "ksock-signed", BENCH_BPF, "--via ksock --key-file " KEY_FILE },
+	{ "netpoll-signed", BENCH_BPF, "--via netpoll --dev eth0 --key-file " KEY_FILE },
 };
 const int bench_nmethods = sizeof(bench_methods) / sizeof(bench_methods[0]);
 
@@ -195,6 +200,9 @@ int bench_write_scenario(FILE *f, const struct bench_params *p, const char *path
 	fprintf(f, "exec sender -- mkdir -p " WATCH " && touch " FILE_PATH "\n");
 	fprintf(f, "exec sender -- cat /sys/devices/system/clocksource/clocksource0/"
 		"current_clocksource > ${SHARE}/clocksource && uname -r > ${SHARE}/uname\n");
+	/* The signed paths' key: a fixed test key, never a real one. */
+	fprintf(f, "exec sender -- umask 077 && echo 000102030405060708090a0b0c0d0e0f > "
+		KEY_FILE "\n");
 	/* Resolve the receiver's MAC now, so no run pays for ARP. */
 	fprintf(f, "exec sender -- busybox ping -c 1 -W 5 " DST " > /dev/null\n");
 	if (p->txqueuelen)

@@ -341,6 +341,49 @@ static void fmt_rate(char *b, size_t n, double v)
 		snprintf(b, n, "%.0f", v);
 }
 
+/* Issue 16: what signing costs, as ratios to the same sender unsigned. */
+struct sign_cost {
+	double dps;		/* delivered datagrams/s, signed over unsigned */
+	double call_added;	/* added ns per singly timed open, signed over unsigned */
+	double loop_added;	/* added ns per open in a loop, signed over unsigned */
+};
+
+static bool sign_cost(const struct report *rp, const char *sig, const char *plain,
+		      struct sign_cost *c)
+{
+	int s = idx(sig), u = idx(plain);
+	double ucall, uloop;
+
+	if (!have(rp, s) || !have(rp, u))
+		return false;
+	ucall = rp->r[u].cost_call - rp->cost_none_call;
+	uloop = rp->r[u].cost_med - rp->cost_none;
+	c->dps = rp->r[u].dps_med > 0 ? rp->r[s].dps_med / rp->r[u].dps_med : NAN;
+	c->call_added = ucall > 0 ? (rp->r[s].cost_call - rp->cost_none_call) / ucall : NAN;
+	c->loop_added = uloop > 0 ? (rp->r[s].cost_med - rp->cost_none) / uloop : NAN;
+	return true;
+}
+
+static void write_txt_signed(FILE *f, const struct report *rp)
+{
+	static const char *const pairs[][2] = {
+		{ "ksock-signed", "ksock" }, { "netpoll-signed", "netpoll" },
+	};
+	struct sign_cost c;
+	int any = 0;
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		if (!sign_cost(rp, pairs[i][0], pairs[i][1], &c))
+			continue;
+		if (!any++)
+			fprintf(f, "\nSigning (SipHash-2-4, wire v2): signed over unsigned, same run\n"
+				"%-15s %-8s %14s %16s %16s\n", "path", "vs", "delivered/s",
+				"added ns (call)", "added ns (loop)");
+		fprintf(f, "%-15s %-8s %14.2f %16.2f %16.2f\n", pairs[i][0], pairs[i][1], c.dps,
+			c.call_added, c.loop_added);
+	}
+}
+
 static void write_txt(FILE *f, const struct report *rp)
 {
 	const struct bench_params *p = &rp->p;
@@ -429,11 +472,13 @@ static void write_txt(FILE *f, const struct report *rp)
 			pr->cost_call, cadd, rbcadd > 0 ? cadd / rbcadd : NAN, pr->cost_med, add,
 			rbadd > 0 ? add / rbadd : NAN);
 	}
+	write_txt_signed(f, rp);
 }
 
 /* ---- svg ------------------------------------------------------------------ */
 
-static const char *colour[] = { "#555555", "#999999", "#1f77b4", "#2ca02c", "#d62728", "#ff7f0e" };
+static const char *colour[] = { "#555555", "#999999", "#1f77b4", "#2ca02c", "#d62728", "#ff7f0e",
+				"#9467bd", "#8c564b" };
 
 static void svg_cdf(FILE *f, const struct report *rp, int half, double x0, double y0,
 		    double w, double h)
@@ -693,6 +738,19 @@ static json_object *targets_json(const struct report *rp, const struct rb_added 
 		if (have(rp, kr))
 			add_target(t, "remedy_syscall_cost_x_ringbuf",
 				   (rp->r[kr].cost_call - rp->cost_none_call) / rbcadd, "report", -1);
+	}
+	{
+		struct sign_cost c;
+
+		if (sign_cost(rp, "ksock-signed", "ksock", &c)) {
+			add_target(t, "ksock_signed_delivery_x_ksock", c.dps, "report", -1);
+			add_target(t, "ksock_signed_call_added_x_ksock", c.call_added, "report", -1);
+			add_target(t, "ksock_signed_loop_added_x_ksock", c.loop_added, "report", -1);
+		}
+		if (sign_cost(rp, "netpoll-signed", "netpoll", &c)) {
+			add_target(t, "netpoll_signed_delivery_x_netpoll", c.dps, "report", -1);
+			add_target(t, "netpoll_signed_call_added_x_netpoll", c.call_added, "report", -1);
+		}
 	}
 	if (have(rp, rb) && rbadd > 0) {
 		if (have(rp, ks))
