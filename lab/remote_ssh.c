@@ -264,8 +264,8 @@ int remote_wait(struct lab_run *r, const struct lab_remote *m, long pid, int tim
 	snprintf(path, sizeof(path), "%s/%ld.rc", dir, pid);
 	rc = read_file(path, NULL);
 	if (!rc) {
-		pr_warn("%s: %ld: %s", m->name, pid, file_exists(path) || !lab_interrupted ?
-			"timed out" : "interrupted");
+		pr_warn("%s: spawned %ld %s after %d ms", m->name, pid,
+			lab_interrupted ? "interrupted" : "timed out", timeout_ms);
 		return -1;
 	}
 	res->exited = true;
