@@ -107,7 +107,7 @@ reconcile ks6 ksock 7
 grep -q "\"sport\": *5003" /tmp/ks6.json; check "ks6: source port is the bound one" $? 0
 "$A" unload >/dev/null
 
-# 4b. Signed (issue 16): with --key-file, ksock and netpoll send v2 whose
+# 4b. Signed (issue 16): with --key-file, ksock, netpoll and ringbuf send v2 whose
 # tags verify with the key (wire.h's C reference, in tagcheck) and never
 # with another key. Two of ksock's opens have 250-byte paths (334-byte
 # datagrams; the longest is 340). The key is in no pin and no status, and
@@ -175,6 +175,15 @@ tags_ok nsig 5
 "$A" status --json netpoll > /tmp/nsig.status
 check "nsig: status wire_version" "$(jpath /tmp/nsig.status senders.0.wire_version)" 2
 "$A" unload >/dev/null
+tagcheck 7008 rsig 3
+"$A" --via ringbuf --dst 192.0.2.2:7008 --events open --path-prefix /tmp/bw/ --sender-id 28 \
+	--key-file /tmp/sig.key >/tmp/rsig.agent 2>&1 &
+APID=$!
+waitfile /sys/fs/bpf/bpfwire/ringbuf/ustats; sleep 1
+opens 1 3
+tags_ok rsig 3
+"$A" unload >/dev/null; wait $APID
+check "rsig: the ringbuf agent stops cleanly" $? 0
 
 # 5. ringbuf: 4 opens arrive; after kill -9 the programs are gone and 2 more do not.
 recv 7004 rb4 --until-idle 3 --timeout 60
