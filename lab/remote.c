@@ -342,6 +342,7 @@ static int down_one(struct lab_run *r, const struct lab_remote *m)
 	qga_result_free(&res);
 	if (!ret && m->uptime0 > 0)	/* after the teardown there: a splat in it counts */
 		remote_dmesg(r, m);
+	ssh_stop_master(r, m);
 	for (int i = 0; i < m->ntunnels; i++)
 		ret |= lab_end_down(r, &m->tunnels[i]);
 	return ret;
@@ -355,9 +356,12 @@ int remote_down(struct lab_run *r)
 		const struct lab_remote *m = &r->remotes[i];
 
 		/* never reached at up: nothing was made there, and its lab ends come after */
-		if (!m->lab_addr[0])
+		if (!m->lab_addr[0]) {
+			ssh_stop_master(r, m);
 			continue;
+		}
 		if (r->underlay[0] && !netns_exists(r->underlay)) {
+			ssh_stop_master(r, m);
 			pr_warn("remote host %s: the underlay netns %s is gone, so it can't be reached", m->name,
 				r->underlay);
 			for (int j = 0; j < m->ntunnels; j++)

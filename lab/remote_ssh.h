@@ -18,6 +18,8 @@ void ssh_argv(const struct lab_run *r, const struct lab_remote *m, struct argv *
  */
 int ssh_run(const struct lab_run *r, const struct lab_remote *m, const char *cmd, int timeout_ms,
 	    const char *out_path, struct qga_result *res);
+/* Ends the run's shared connection to m (ControlMaster), if there is one. */
+void ssh_stop_master(const struct lab_run *r, const struct lab_remote *m);
 void ssh_last_line(const struct qga_result *res, char *out, size_t len);
 /* shell_quote, false when out is too small for the worst case. */
 bool remote_quote(const char *s, char *out, size_t len);
