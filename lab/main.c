@@ -241,7 +241,7 @@ static int do_up(int argc, char **argv, bool bench)
 		for (int g = 0; g < r->nguests; g++)
 			printf("  %-12s kernel up %5.2f s  ready %5.2f s  QEMU RSS %4ld MiB (guest RAM %u MiB)\n",
 			       r->guests[g].name, r->guests[g].t_kernel, r->guests[g].t_ready,
-			       r->guests[g].rss_kib / 1024, t->hosts[g].memory_mib);
+			       r->guests[g].rss_kib / 1024, topo_host(t, r->guests[g].name)->memory_mib);
 		ret = lab_down(r, true);
 		lab_free(r);
 	}
