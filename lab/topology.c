@@ -13,23 +13,8 @@
 #include "topo_remote.h"
 #include "topology.h"
 
-#define MAX_TOKENS 16
+#include "topo_parser.h"
 
-struct parser {
-	const char *path;
-	struct topology *t;
-	char *err;
-	size_t errlen;
-	int line;
-	enum { BLK_NONE, BLK_SEGMENT, BLK_HOST } blk;
-	/* nic segment names and route devs, resolved after the whole file */
-	char nic_seg[TOPO_MAX_HOSTS][TOPO_MAX_NICS][64];
-	char addr_dev[TOPO_MAX_HOSTS][TOPO_MAX_NICS * TOPO_MAX_ADDRS][TOPO_IFNAME_MAX + 1];
-	struct topo_addr pend_addr[TOPO_MAX_HOSTS][TOPO_MAX_NICS * TOPO_MAX_ADDRS];
-	int npend[TOPO_MAX_HOSTS];
-};
-
-static __attribute__((format(printf, 3, 4)))
 int fail(struct parser *p, int line, const char *fmt, ...)
 {
 	va_list ap;
@@ -88,7 +73,7 @@ int topo_nic_index(const struct topo_host *h, const char *ifname)
 	return -1;
 }
 
-static int segment_index(const struct topology *t, const char *name)
+int topo_segment_index(const struct topology *t, const char *name)
 {
 	for (int i = 0; i < t->nsegments; i++)
 		if (!strcmp(t->segments[i].name, name))
@@ -482,9 +467,9 @@ static int parse_line(struct parser *p, char *line)
 				ret = fail(p, p->line, "usage: segment NAME");
 			else if (!valid_name(tok[1], TOPO_NAME_MAX))
 				ret = fail(p, p->line, "bad segment name '%s' (a-z, 0-9, '-', '_', at most %d)", tok[1], TOPO_NAME_MAX);
-			else if (segment_index(p->t, tok[1]) >= 0)
+			else if (topo_segment_index(p->t, tok[1]) >= 0)
 				ret = fail(p, p->line, "duplicate segment '%s' (first at line %d)", tok[1],
-					   p->t->segments[segment_index(p->t, tok[1])].line);
+					   p->t->segments[topo_segment_index(p->t, tok[1])].line);
 			else if (p->t->nsegments == TOPO_MAX_SEGMENTS)
 				ret = fail(p, p->line, "too many segments (at most %d)", TOPO_MAX_SEGMENTS);
 			else {
@@ -508,138 +493,6 @@ static int parse_line(struct parser *p, char *line)
 	}
 	free(rest);
 	return ret;
-}
-
-static int validate_remote(struct parser *p, const struct topo_host *h)
-{
-	const char *why;
-
-	if (!h->remote.on)
-		return 0;
-	why = topo_remote_check_addr(p->t, &h->remote);
-	if (why)
-		return fail(p, h->remote.line, "remote host '%s' at %s: %s", h->name, h->remote.addr, why);
-	if (!h->nnics)
-		return fail(p, h->remote.line, "remote host '%s' has no NIC: it would join no segment", h->name);
-	return 0;
-}
-
-/* After the whole file: resolve names, check addresses. */
-static int validate(struct parser *p)
-{
-	struct topology *t = p->t;
-
-	if (!t->nhosts)
-		return fail(p, p->line, "no hosts defined");
-	for (int si = 0; si < t->nsegments; si++) {
-		struct topo_segment *s = &t->segments[si];
-
-		if (!s->v4.family && !s->v6.family)
-			return fail(p, s->line, "segment '%s' has neither an ipv4 nor an ipv6 prefix", s->name);
-	}
-	for (int hi = 0; hi < t->nhosts; hi++) {
-		struct topo_host *h = &t->hosts[hi];
-
-		if (validate_remote(p, h))
-			return -1;
-		for (int ni = 0; ni < h->nnics; ni++) {
-			struct topo_nic *nic = &h->nics[ni];
-
-			nic->segment = segment_index(t, p->nic_seg[hi][ni]);
-			if (nic->segment < 0)
-				return fail(p, nic->line, "unknown segment '%s'", p->nic_seg[hi][ni]);
-		}
-		for (int ai = 0; ai < p->npend[hi]; ai++) {
-			struct topo_addr *a = &p->pend_addr[hi][ai];
-			int ni = topo_nic_index(h, p->addr_dev[hi][ai]);
-			struct topo_nic *nic;
-			struct topo_segment *s;
-			const struct topo_prefix *net;
-			char buf[80];
-
-			if (ni < 0)
-				return fail(p, a->line, "unknown interface '%s' on host '%s'", p->addr_dev[hi][ai], h->name);
-			nic = &h->nics[ni];
-			s = &t->segments[nic->segment];
-			if (!a->a.family) {
-				if (h->remote.on)
-					return fail(p, a->line, "remote host '%s' takes static addresses only", h->name);
-				if (!s->dhcp)
-					return fail(p, a->line, "'%s' asks for dhcp but segment '%s' has dhcp off", nic->ifname, s->name);
-				if (nic->dhcp)
-					return fail(p, a->line, "duplicate dhcp on '%s'", nic->ifname);
-				nic->dhcp = true;
-				continue;
-			}
-			if (a->a.family == AF_INET6 && prefix_link_local(&a->a)) {
-				if (a->a.plen < 0)
-					a->a.plen = 64;
-				if (a->a.plen != 64)
-					return fail(p, a->line, "a link-local address takes /64");
-			} else {
-				net = a->a.family == AF_INET ? &s->v4 : &s->v6;
-				topo_format_prefix(&a->a, buf, sizeof(buf));
-				if (!net->family)
-					return fail(p, a->line, "address %s: segment '%s' has no %s prefix", buf, s->name,
-						    a->a.family == AF_INET ? "ipv4" : "ipv6");
-				if (!prefix_contains(net, &a->a)) {
-					char nb[80];
-
-					topo_format_prefix(net, nb, sizeof(nb));
-					return fail(p, a->line, "address %s is outside segment '%s' prefix %s", buf, s->name, nb);
-				}
-				if (a->a.plen < 0)
-					a->a.plen = net->plen;
-				topo_format_prefix(&a->a, buf, sizeof(buf));
-				if (a->a.plen != net->plen)
-					return fail(p, a->line, "address %s: prefix length differs from segment '%s' (/%d)", buf, s->name, net->plen);
-				if (prefix_host_zero(&a->a) || (a->a.family == AF_INET && prefix_host_ones(&a->a)))
-					return fail(p, a->line, "address %s is the network or broadcast address", buf);
-				if (s->dhcp) {
-					struct topo_prefix lab;
-
-					topo_segment_lab_addr(net, &lab);
-					if (prefix_same(&lab, &a->a))
-						return fail(p, a->line, "address %s is reserved for the lab's dnsmasq on segment '%s'", buf, s->name);
-				}
-			}
-			/* duplicates across the whole topology */
-			for (int hj = 0; hj <= hi; hj++) {
-				struct topo_host *h2 = &t->hosts[hj];
-
-				for (int nj = 0; nj < h2->nnics; nj++)
-					for (int aj = 0; aj < h2->nics[nj].naddrs; aj++)
-						if (prefix_same(&h2->nics[nj].addrs[aj].a, &a->a)) {
-							char ab[80];
-
-							inet_ntop(a->a.family, prefix_bytes(&a->a), ab, sizeof(ab));
-							return fail(p, a->line, "duplicate address %s (already on %s %s, line %d)",
-								    ab, h2->name, h2->nics[nj].ifname, h2->nics[nj].addrs[aj].line);
-						}
-			}
-			if (nic->naddrs == TOPO_MAX_ADDRS)
-				return fail(p, a->line, "too many addresses on '%s'", nic->ifname);
-			nic->addrs[nic->naddrs++] = *a;
-		}
-		for (int ni = 0; ni < h->nnics; ni++)
-			for (int hj = 0; hj <= hi; hj++)
-				for (int nj = 0; nj < t->hosts[hj].nnics; nj++) {
-					if (hj == hi && nj == ni)
-						break;
-					if (!memcmp(t->hosts[hj].nics[nj].mac, h->nics[ni].mac, 6))
-						return fail(p, h->nics[ni].line, "duplicate MAC address (also on %s %s)",
-							    t->hosts[hj].name, t->hosts[hj].nics[nj].ifname);
-				}
-		for (int ri = 0; ri < h->nroutes; ri++) {
-			struct topo_route *r = &h->routes[ri];
-
-			if (!r->via[0] && !r->dev[0])
-				return fail(p, r->line, "a route needs 'via' or 'dev'");
-			if (!h->nnics)
-				return fail(p, r->line, "route on host '%s' without NICs", h->name);
-		}
-	}
-	return 0;
 }
 
 int topo_parse(const char *path, const char *text, struct topology *t,
@@ -687,7 +540,7 @@ int topo_parse(const char *path, const char *text, struct topology *t,
 			break;
 	}
 	if (!ret)
-		ret = validate(p);
+		ret = topo_validate(p);
 	free(line);
 	fclose(f);
 	free(p);
