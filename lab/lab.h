@@ -55,13 +55,13 @@ int net_up(struct lab_run *r, const struct topology *t, bool capture);
 int net_start_tcpdump(struct lab_run *r, int s);
 
 /* remote.c: remote hosts over SSH, their VXLANs (see lab/README.md). */
-/* A copy of t without its remote hosts (what boots), or NULL. */
-struct topology *remote_guests_only(const struct topology *t);
+/* A copy of t with only what boots (no remote hosts, only part's guests), or NULL. */
+struct topology *remote_guests_only(const struct topology *t, const char *part);
 /* Names, VNIs and MTUs of the remote hosts' tunnels; before the guests' setup.sh. */
-int remote_layout(struct lab_run *r, const struct topology *t);
+int remote_layout(struct lab_run *r, const struct topology *t, const char *part);
 /* Each remote answers over SSH within 8 s: 0, or -1 naming the one that does not. */
 int remote_check(struct lab_run *r, bool quiet);
-/* Both ends of every VXLAN, the remote's addresses and its capture. */
+/* Both ends of every VXLAN, the remote's addresses and its capture; the links to other parts. */
 int remote_up(struct lab_run *r, const struct topology *t, bool capture);
 /* Removes both ends (verified by VNI), kills what the lab started there, keeps its dmesg. */
 int remote_down(struct lab_run *r);

@@ -152,6 +152,8 @@ static const char usage_up[] =
 "  --underlay-netns NS   reach remote hosts (and make the lab's VXLAN ends)\n"
 "                    from netns NS; default: the root namespace\n"
 "  --ssh-config FILE ssh -F FILE for remote hosts (IdentityFile, UserKnownHostsFile)\n"
+"  --part NAME       a topology split across machines: boot only part NAME; its\n"
+"                    segments meet the other parts' over VXLAN (in the underlay netns)\n"
 "  -q, --quiet       no progress lines\n"
 "Exit status: 0 ready, 1 failed (everything torn down), 2 bad usage/topology.\n";
 
@@ -185,6 +187,7 @@ static int up_opt(int c, const char *arg, void *p)
 	case 'N': u->repeat = atoi(arg); return u->repeat > 0 ? 0 : -1;
 	case 'U': u->o.underlay_netns = arg; return 0;
 	case 'S': u->o.ssh_config = arg; return 0;
+	case 'P': u->o.part = arg; return 0;
 	}
 	return -1;
 }
@@ -200,6 +203,7 @@ static const struct option up_opts[] = {
 	{ "repeat", required_argument, NULL, 'N' },
 	{ "underlay-netns", required_argument, NULL, 'U' },
 	{ "ssh-config", required_argument, NULL, 'S' },
+	{ "part", required_argument, NULL, 'P' },
 	{ 0 }
 };
 

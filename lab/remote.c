@@ -29,7 +29,7 @@
 /* run by the remote's shell first: root, or sudo without a password */
 #define PRIV "S=; [ \"$(id -u)\" = 0 ] || S='sudo -n'; "
 
-struct topology *remote_guests_only(const struct topology *t)
+struct topology *remote_guests_only(const struct topology *t, const char *part)
 {
 	struct topology *g = malloc(sizeof(*g));
 
@@ -37,9 +37,13 @@ struct topology *remote_guests_only(const struct topology *t)
 		return NULL;
 	*g = *t;
 	g->nhosts = 0;
-	for (int h = 0; h < t->nhosts; h++)
-		if (!t->hosts[h].remote.on)
-			g->hosts[g->nhosts++] = t->hosts[h];
+	for (int h = 0; h < t->nhosts; h++) {
+		const struct topo_host *th = &t->hosts[h];
+
+		if (th->remote.on || (part && strcmp(t->parts[th->part].name, part)))
+			continue;
+		g->hosts[g->nhosts++] = *th;
+	}
 	return g;
 }
 
@@ -51,6 +55,53 @@ static unsigned run_hash(const char *id)
 	for (; *id; id++)
 		h = (h ^ (unsigned char)*id) * 16777619u;
 	return h;
+}
+
+static bool part_on_segment(const struct topology *t, int part, int s)
+{
+	for (int h = 0; h < t->nhosts; h++)
+		for (int n = 0; n < t->hosts[h].nnics; n++)
+			if (t->hosts[h].part == part && t->hosts[h].nics[n].segment == s)
+				return true;
+	return false;
+}
+
+/*
+ * up --part: one VXLAN per (segment, other part) where both parts have a
+ * host. Both machines derive the VNI from the topology's content (segment,
+ * both parts and their addresses, in file order), not from their run ids.
+ */
+static int layout_links(struct lab_run *r, const struct topology *t, const char *part)
+{
+	int me = -1;
+
+	for (int i = 0; i < t->nparts; i++)
+		if (!strcmp(t->parts[i].name, part))
+			me = i;
+	if (me < 0)
+		return -1;
+	snprintf(r->part, sizeof(r->part), "%s", part);
+	for (int s = 0; s < t->nsegments; s++)
+		for (int q = 0; q < t->nparts; q++) {
+			const struct topo_part *a = &t->parts[q < me ? q : me], *b = &t->parts[q < me ? me : q];
+			struct lab_tunnel *tn = &r->links[r->nlinks];
+			char key[256];
+
+			if (q == me || !part_on_segment(t, me, s) || !part_on_segment(t, q, s))
+				continue;
+			snprintf(key, sizeof(key), "%s|%s|%s|%s|%s", t->segments[s].name, a->name, a->addr,
+				 b->name, b->addr);
+			snprintf(tn->segment, sizeof(tn->segment), "%s", t->segments[s].name);
+			snprintf(tn->ifname, sizeof(tn->ifname), "part-%s", t->parts[q].name);
+			snprintf(tn->peer, sizeof(tn->peer), "%s", t->parts[q].addr);
+			tn->vni = run_hash(key) % 0xfffffeu + 1;
+			snprintf(tn->dev, sizeof(tn->dev), "vp%06x", tn->vni);
+			tn->mtu = t->parts[q].family == AF_INET ? VXLAN_MTU_V4 : VXLAN_MTU_V6;
+			if (!r->segments[s].mtu || tn->mtu < r->segments[s].mtu)
+				r->segments[s].mtu = tn->mtu;
+			r->nlinks++;
+		}
+	return 0;
 }
 
 static void layout_tunnels(struct lab_run *r, const struct topology *t, const struct topo_host *h,
@@ -74,12 +125,15 @@ static void layout_tunnels(struct lab_run *r, const struct topology *t, const st
 	}
 }
 
-int remote_layout(struct lab_run *r, const struct topology *t)
+int remote_layout(struct lab_run *r, const struct topology *t, const char *part)
 {
 	char buf[PATH_MAX + 64];
 	unsigned k = 0;
 
 	r->nremotes = 0;
+	r->nlinks = 0;
+	if (part && layout_links(r, t, part))
+		return -1;
 	for (int hi = 0; hi < t->nhosts; hi++) {
 		const struct topo_host *h = &t->hosts[hi];
 		struct lab_remote *m;
@@ -163,12 +217,12 @@ int remote_check(struct lab_run *r, bool quiet)
 	return r->nremotes ? lab_save(r) : 0;
 }
 
-static int lab_end(struct lab_run *r, const struct lab_remote *m, const struct lab_tunnel *tn)
+static int lab_end(struct lab_run *r, const char *who, const char *addr, const struct lab_tunnel *tn)
 {
 	char vni[16], port[8], mtu[8], err[2048], key[128];
 	const char *u = r->underlay[0] ? r->underlay : NULL;
 	char *add[] = { "ip", "link", "add", (char *)tn->dev, "type", "vxlan", "id", vni,
-			"remote", (char *)m->addr, "dstport", port, NULL };
+			"remote", (char *)addr, "dstport", port, NULL };
 	char *move[] = { "ip", "link", "set", "dev", (char *)tn->dev, "netns", r->netns, NULL };
 	char *set[] = { "ip", "link", "set", "dev", (char *)tn->dev, "mtu", mtu, "master", "", "up", NULL };
 	char br[24];
@@ -179,13 +233,13 @@ static int lab_end(struct lab_run *r, const struct lab_remote *m, const struct l
 	snprintf(br, sizeof(br), "br-%s", tn->segment);
 	set[8] = br;
 	if (netns_run(u, add, err, sizeof(err)) || netns_run(u, move, err, sizeof(err))) {
-		pr_warn("remote host %s: couldn't make the lab's end %s of the VXLAN: %s", m->name, tn->dev, err);
+		pr_warn("%s: couldn't make the lab's end %s of the VXLAN: %s", who, tn->dev, err);
 		return -1;
 	}
 	snprintf(key, sizeof(key), "net.ipv6.conf.%s.disable_ipv6", tn->dev);
 	netns_sysctl(r->netns, key, "1");	/* the port carries guests' frames only */
 	if (netns_run(r->netns, set, err, sizeof(err))) {
-		pr_warn("remote host %s: couldn't put %s on %s: %s", m->name, tn->dev, br, err);
+		pr_warn("%s: couldn't put %s on %s: %s", who, tn->dev, br, err);
 		return -1;
 	}
 	return 0;
@@ -266,12 +320,22 @@ int remote_up(struct lab_run *r, const struct topology *t, bool capture)
 		const struct topo_host *h = topo_host(t, m->name);
 
 		for (int n = 0; n < m->ntunnels; n++) {
-			if (lab_end(r, m, &m->tunnels[n]) || remote_end(r, m, &m->tunnels[n], &h->nics[n]))
+			char who[64];
+
+			snprintf(who, sizeof(who), "remote host %s", m->name);
+			if (lab_end(r, who, m->addr, &m->tunnels[n]) || remote_end(r, m, &m->tunnels[n], &h->nics[n]))
 				return -1;
 			if (capture && remote_capture(r, m, &m->tunnels[n]))
 				return -1;
 		}
 		lab_save(r);
+	}
+	for (int i = 0; i < r->nlinks; i++) {
+		char who[64];
+
+		snprintf(who, sizeof(who), "the link to %s (%s)", r->links[i].ifname, r->links[i].peer);
+		if (lab_end(r, who, r->links[i].peer, &r->links[i]))
+			return -1;
 	}
 	return 0;
 }
@@ -352,6 +416,8 @@ int remote_down(struct lab_run *r)
 {
 	int ret = 0;
 
+	for (int i = 0; i < r->nlinks; i++)
+		ret |= lab_end_down(r, &r->links[i]);
 	for (int i = 0; i < r->nremotes; i++) {
 		const struct lab_remote *m = &r->remotes[i];
 

@@ -86,6 +86,27 @@ static bool valid_netns_name(const char *s)
 	return true;
 }
 
+/* A split topology boots one part at a time; a whole one has none to pick. */
+static bool preflight_part(const struct lab_up_opts *o, const struct topology *t)
+{
+	char names[TOPO_MAX_PARTS * (TOPO_NAME_MAX + 2) + 1] = "";
+
+	for (int i = 0; i < t->nparts; i++) {
+		if (o->part && !strcmp(o->part, t->parts[i].name))
+			return true;
+		strcat(strcat(names, " "), t->parts[i].name);
+	}
+	if (o->part && !t->nparts)
+		pr_warn("--part %s: topology %s has no parts", o->part, t->name);
+	else if (o->part)
+		pr_warn("--part %s: topology %s has the parts%s", o->part, t->name, names);
+	else if (t->nparts)
+		pr_warn("topology %s is split into parts (%s): boot one with --part NAME", t->name, names + 1);
+	else
+		return true;
+	return false;
+}
+
 static int preflight(const struct lab_up_opts *o, const struct topology *t, const char *kernel)
 {
 	bool ok = true, dhcp = false;
@@ -126,6 +147,8 @@ static int preflight(const struct lab_up_opts *o, const struct topology *t, cons
 		pr_warn("--underlay-netns %s: no such network namespace (ip netns list)", o->underlay_netns);
 		ok = false;
 	}
+	if (!preflight_part(o, t))
+		ok = false;
 	if (o->ssh_config && !file_exists(o->ssh_config)) {
 		pr_warn("--ssh-config %s: no such file", o->ssh_config);
 		ok = false;
@@ -263,7 +286,7 @@ static int up_layout(const struct lab_up_opts *o, const struct topology *t, cons
 		}
 	}
 	/* before the guests' setup.sh: it carries the segments' MTUs */
-	if (remote_layout(r, t))
+	if (remote_layout(r, t, o->part))
 		return LAB_FAIL;
 	r->nguests = gt->nhosts;
 	for (int h = 0; h < gt->nhosts; h++)
@@ -407,7 +430,7 @@ static int up_wait_ready(const struct lab_up_opts *o, struct lab_run *r, double 
 /* The phases after the run is claimed; any failure is torn down by lab_up. */
 static int up_boot(const struct lab_up_opts *o, const struct topology *t, struct lab_run *r)
 {
-	struct topology *gt = remote_guests_only(t);
+	struct topology *gt = remote_guests_only(t, o->part);
 	double tq;
 	int ret;
 

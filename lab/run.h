@@ -70,6 +70,7 @@ struct lab_tunnel {
 	char mac[18];		/* the remote end's MAC */
 	unsigned vni;
 	int mtu;
+	char peer[64];		/* a link between parts: the other part's underlay address */
 };
 
 #define LAB_MAX_REMOTES 8
@@ -108,6 +109,9 @@ struct lab_run {
 	char ssh_config[PATH_MAX];	/* ssh -F FILE; "": ssh's defaults */
 	int nremotes;
 	struct lab_remote remotes[LAB_MAX_REMOTES];
+	char part[TOPO_NAME_MAX + 1];	/* up --part: the part this run boots; "" whole */
+	int nlinks;			/* VXLANs to the other parts, one per (segment, part) */
+	struct lab_tunnel links[TOPO_MAX_SEGMENTS * TOPO_MAX_PARTS];
 };
 
 struct lab_up_opts {
@@ -121,6 +125,7 @@ struct lab_up_opts {
 	bool quiet;		/* no progress lines */
 	const char *underlay_netns;	/* remote hosts' underlay; NULL: the root netns */
 	const char *ssh_config;	/* ssh -F for remote hosts; NULL: none */
+	const char *part;	/* boot only this part of a split topology */
 };
 
 enum link_how { LINK_CARRIER, LINK_BRIDGE_PORT };

@@ -273,6 +273,12 @@ static int runner_prepare(struct runner *rn, const char *name, const struct runn
 			pr_warn("run: %s", err);
 		return LAB_EUSAGE;
 	}
+	if (rn->t->nparts) {
+		pr_warn("run: topology %s is split into parts; the runner drives a whole lab only", path);
+		if (err[0])
+			pr_warn("run: %s", err);
+		return LAB_EUSAGE;
+	}
 	if (o->results)
 		snprintf(rn->results, sizeof(rn->results), "%s", o->results);
 	else if (default_results(rn->s->name, rn->results, sizeof(rn->results)))

@@ -23,6 +23,24 @@
 #define PUT_INT(o, k, v)  json_object_object_add(o, k, json_object_new_int64(v))
 #define PUT_DBL(o, k, v)  json_object_object_add(o, k, json_object_new_double(v))
 
+/* up --part: the VXLANs to the other parts, recorded before they exist. */
+static json_object *links_json(const struct lab_run *r)
+{
+	json_object *a = json_object_new_array(), *n;
+
+	for (int i = 0; i < r->nlinks; i++) {
+		n = json_object_new_object();
+		PUT_STR(n, "to", r->links[i].ifname);
+		PUT_STR(n, "segment", r->links[i].segment);
+		PUT_STR(n, "dev", r->links[i].dev);
+		PUT_STR(n, "peer", r->links[i].peer);
+		PUT_INT(n, "vni", r->links[i].vni);
+		PUT_INT(n, "mtu", r->links[i].mtu);
+		json_object_array_add(a, n);
+	}
+	return a;
+}
+
 /* Remote hosts and both ends of their VXLANs, recorded before they exist. */
 static json_object *remotes_json(const struct lab_run *r)
 {
@@ -134,6 +152,8 @@ int lab_save(const struct lab_run *r)
 	PUT_STR(o, "underlay", r->underlay);
 	PUT_STR(o, "ssh_config", r->ssh_config);
 	json_object_object_add(o, "remotes", remotes_json(r));
+	PUT_STR(o, "part", r->part);
+	json_object_object_add(o, "links", links_json(r));
 
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
 	snprintf(path, sizeof(path), "%s/state.json", r->statedir);
@@ -203,6 +223,25 @@ static void load_remotes(json_object *o, struct lab_run *r)
 			tn->vni = (unsigned)get_int(n, "vni");
 			tn->mtu = (int)get_int(n, "mtu");
 		}
+	}
+}
+
+static void load_links(json_object *o, struct lab_run *r)
+{
+	json_object *a, *n;
+
+	if (!json_object_object_get_ex(o, "links", &a))
+		return;
+	for (size_t i = 0; i < json_object_array_length(a) && r->nlinks < (int)ARRAY_SIZE(r->links); i++) {
+		struct lab_tunnel *tn = &r->links[r->nlinks++];
+
+		n = json_object_array_get_idx(a, i);
+		get_str(n, "to", tn->ifname, sizeof(tn->ifname));
+		get_str(n, "segment", tn->segment, sizeof(tn->segment));
+		get_str(n, "dev", tn->dev, sizeof(tn->dev));
+		get_str(n, "peer", tn->peer, sizeof(tn->peer));
+		tn->vni = (unsigned)get_int(n, "vni");
+		tn->mtu = (int)get_int(n, "mtu");
 	}
 }
 
@@ -279,6 +318,8 @@ int lab_load_state(const char *path, struct lab_run *r)
 	get_str(o, "underlay", r->underlay, sizeof(r->underlay));
 	get_str(o, "ssh_config", r->ssh_config, sizeof(r->ssh_config));
 	load_remotes(o, r);
+	get_str(o, "part", r->part, sizeof(r->part));
+	load_links(o, r);
 	json_object_put(o);
 	return 0;
 }
@@ -475,6 +516,11 @@ void lab_status(struct lab_run *r, FILE *f)
 	for (int s = 0; s < r->nsegments; s++)
 		fprintf(f, "segment    %-12s bridge %-10s pcap %s%s\n", r->segments[s].name,
 			r->segments[s].bridge, r->segments[s].pcap, r->segments[s].mtu ? " (MTU lowered for a VXLAN)" : "");
+	if (r->part[0])
+		fprintf(f, "part       %s\n", r->part);
+	for (int i = 0; i < r->nlinks; i++)
+		fprintf(f, "link       %-12s on %-8s vxlan id %u to %s, lab end %s, MTU %d\n", r->links[i].ifname,
+			r->links[i].segment, r->links[i].vni, r->links[i].peer, r->links[i].dev, r->links[i].mtu);
 	for (int i = 0; i < r->nremotes; i++) {
 		const struct lab_remote *m = &r->remotes[i];
 

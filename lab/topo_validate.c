@@ -22,6 +22,58 @@ static int validate_remote(struct parser *p, const struct topo_host *h)
 	return 0;
 }
 
+/* Parts: each has an underlay address; every guest is in one; no remote hosts. */
+static int validate_parts(struct parser *p)
+{
+	struct topology *t = p->t;
+
+	for (int i = 0; i < t->nparts; i++) {
+		struct topo_part *pt = &t->parts[i];
+		struct topo_remote rm = { .family = pt->family };
+		const char *why;
+
+		if (!pt->addr[0])
+			return fail(p, pt->line, "part '%s' has no underlay address", pt->name);
+		snprintf(rm.addr, sizeof(rm.addr), "%s", pt->addr);
+		if ((why = topo_remote_check_addr(t, &rm)))
+			return fail(p, pt->line, "part '%s' underlay %s: %s", pt->name, pt->addr, why);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(t->parts[j].addr, pt->addr))
+				return fail(p, pt->line, "parts '%s' and '%s' have the same underlay address", t->parts[j].name, pt->name);
+	}
+	for (int hi = 0; hi < t->nhosts; hi++) {
+		struct topo_host *h = &t->hosts[hi];
+
+		h->part = -1;
+		for (int i = 0; i < t->nparts; i++)
+			if (!strcmp(t->parts[i].name, p->host_part[hi]))
+				h->part = i;
+		if (p->host_part[hi][0] && h->part < 0)
+			return fail(p, h->line, "host '%s': unknown part '%s'", h->name, p->host_part[hi]);
+		if (t->nparts && h->remote.on)
+			return fail(p, h->line, "remote host '%s': a topology with parts takes no remote hosts (yet)", h->name);
+		if (t->nparts && h->part < 0)
+			return fail(p, h->line, "host '%s' has no part (the topology has parts)", h->name);
+	}
+	for (int s = 0; s < t->nsegments; s++) {
+		int first = -1;
+
+		if (!t->segments[s].dhcp)
+			continue;
+		for (int hi = 0; hi < t->nhosts; hi++)
+			for (int ni = 0; ni < t->hosts[hi].nnics; ni++) {
+				if (t->hosts[hi].nics[ni].segment != s)
+					continue;
+				if (first < 0)
+					first = t->hosts[hi].part;
+				else if (first != t->hosts[hi].part)
+					return fail(p, t->segments[s].line, "segment '%s' has dhcp on and hosts in two parts: "
+						    "each part's dnsmasq would serve it", t->segments[s].name);
+			}
+	}
+	return 0;
+}
+
 /* After the whole file: resolve names, check addresses. */
 int topo_validate(struct parser *p)
 {
@@ -137,5 +189,5 @@ int topo_validate(struct parser *p)
 				return fail(p, r->line, "route on host '%s' without NICs", h->name);
 		}
 	}
-	return 0;
+	return validate_parts(p);
 }

@@ -349,6 +349,17 @@ static int host_key(struct parser *p, int hi, char **tok, int n, const char *res
 	return 0;
 }
 
+static int host_part(struct parser *p, int hi, char **tok, int n, const char *rest)
+{
+	(void)rest;
+	if (n != 2)
+		return fail(p, p->line, "'part' takes one part name");
+	if (p->host_part[hi][0])
+		return fail(p, p->line, "host '%s' already has a part", p->t->hosts[hi].name);
+	snprintf(p->host_part[hi], sizeof(p->host_part[hi]), "%s", tok[1]);
+	return 0;
+}
+
 typedef int host_key_fn(struct parser *p, int hi, char **tok, int n, const char *rest);
 
 static const struct {
@@ -364,12 +375,16 @@ static const struct {
 	{ "route", host_route },
 	{ "sysctl", host_sysctl },
 	{ "key", host_key },
+	{ "part", host_part },
 };
 
 /* A remote host takes nic, address and key; a guest every key but key. */
 static bool key_fits(const struct topo_host *h, const char *key)
 {
 	bool remote_key = !strcmp(key, "nic") || !strcmp(key, "address") || !strcmp(key, "key");
+
+	if (!strcmp(key, "part") && h->remote.on)
+		return false;
 
 	return h->remote.on ? remote_key : strcmp(key, "key") != 0;
 }
@@ -388,6 +403,43 @@ static int parse_host_key(struct parser *p, char **tok, int n, const char *rest)
 		return host_keys[i].parse(p, hi, tok, n, rest);
 	}
 	return fail(p, p->line, "unknown key '%s' in host '%s'", tok[0], p->t->hosts[hi].name);
+}
+
+int topo_open_part(struct parser *p, char **tok, int n)
+{
+	struct topo_part *pt;
+
+	if (n != 2)
+		return fail(p, p->line, "usage: part NAME");
+	if (!valid_name(tok[1], TOPO_NAME_MAX))
+		return fail(p, p->line, "bad part name '%s' (a-z, 0-9, '-', '_', at most %d)", tok[1], TOPO_NAME_MAX);
+	for (int i = 0; i < p->t->nparts; i++)
+		if (!strcmp(p->t->parts[i].name, tok[1]))
+			return fail(p, p->line, "duplicate part '%s' (first at line %d)", tok[1], p->t->parts[i].line);
+	if (p->t->nparts == TOPO_MAX_PARTS)
+		return fail(p, p->line, "too many parts (at most %d)", TOPO_MAX_PARTS);
+	pt = &p->t->parts[p->t->nparts++];
+	snprintf(pt->name, sizeof(pt->name), "%s", tok[1]);
+	pt->line = p->line;
+	p->blk = BLK_PART;
+	return 0;
+}
+
+/* underlay ADDR: the address the other parts' VXLANs send to */
+int topo_part_key(struct parser *p, char **tok, int n)
+{
+	struct topo_part *pt = &p->t->parts[p->t->nparts - 1];
+	struct topo_prefix a;
+
+	if (strcmp(tok[0], "underlay"))
+		return fail(p, p->line, "unknown key '%s' in part '%s'", tok[0], pt->name);
+	if (n != 2 || prefix_parse(tok[1], &a) || a.plen >= 0)
+		return fail(p, p->line, "'underlay' takes one IPv4 or IPv6 address");
+	if (pt->addr[0])
+		return fail(p, p->line, "part '%s' already has an underlay address", pt->name);
+	snprintf(pt->addr, sizeof(pt->addr), "%s", tok[1]);
+	pt->family = a.family;
+	return 0;
 }
 
 /* host NAME, or host NAME remote ssh://USER@ADDR[:PORT] */
@@ -415,6 +467,7 @@ static int open_host(struct parser *p, char **tok, int n)
 	h->cpus = 1;
 	h->remote = rm;
 	h->remote.line = p->line;
+	h->part = -1;
 	p->blk = BLK_HOST;
 	return 0;
 }
@@ -481,13 +534,17 @@ static int parse_line(struct parser *p, char *line)
 			}
 		} else if (!strcmp(tok[0], "host")) {
 			ret = open_host(p, tok, n);
+		} else if (!strcmp(tok[0], "part")) {
+			ret = topo_open_part(p, tok, n);
 		} else {
-			ret = fail(p, p->line, "unknown key '%s' (a block starts with 'segment NAME' or 'host NAME')", tok[0]);
+			ret = fail(p, p->line, "unknown key '%s' (a block starts with 'segment NAME', 'host NAME' or 'part NAME')", tok[0]);
 		}
 	} else if (p->blk == BLK_SEGMENT) {
 		ret = parse_segment_key(p, tok, n);
 	} else if (p->blk == BLK_HOST) {
 		ret = parse_host_key(p, tok, n, rest);
+	} else if (p->blk == BLK_PART) {
+		ret = topo_part_key(p, tok, n);
 	} else {
 		ret = fail(p, p->line, "indented '%s' outside a segment or host block", tok[0]);
 	}

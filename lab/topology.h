@@ -81,9 +81,19 @@ struct topo_remote {
 	int line;
 };
 
+/* A part of a lab split across machines: `up --part NAME` boots its hosts. */
+#define TOPO_MAX_PARTS 8
+struct topo_part {
+	char name[TOPO_NAME_MAX + 1];
+	char addr[64];			/* the underlay address of the machine that runs it */
+	int family;
+	int line;
+};
+
 struct topo_host {
 	char name[TOPO_NAME_MAX + 1];
 	int line;
+	int part;			/* index into topology.parts; -1: none */
 	struct topo_remote remote;
 	unsigned memory_mib;
 	unsigned cpus;
@@ -98,9 +108,10 @@ struct topo_host {
 struct topology {
 	char name[64];
 	char path[4096];
-	int nsegments, nhosts;
+	int nsegments, nhosts, nparts;
 	struct topo_segment segments[TOPO_MAX_SEGMENTS];
 	struct topo_host hosts[TOPO_MAX_HOSTS];
+	struct topo_part parts[TOPO_MAX_PARTS];
 };
 
 #define TOPO_DEFAULT_MEMORY_MIB 256

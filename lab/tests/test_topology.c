@@ -116,6 +116,19 @@ static void check_remote(const char *path)
 	ASSERT_EQ(h->remote.key[0], 0, "no key");
 }
 
+static void check_parts(const char *path)
+{
+	char err[512];
+
+	if (!ASSERT_EQ(topo_parse_file(path, &topo, err, sizeof(err)), 0, "good-parts parses"))
+		return;
+	ASSERT_EQ(topo.nparts, 2, "two parts");
+	ASSERT_STREQ(topo.parts[1].name, "b", "part b");
+	ASSERT_STREQ(topo.parts[1].addr, "198.51.100.2", "part b's underlay");
+	ASSERT_EQ(topo_host(&topo, "left")->part, 0, "left is in part a");
+	ASSERT_EQ(topo_host(&topo, "right")->part, 1, "right is in part b");
+}
+
 /* The URL's grammar, case by case (the .topo cases cover the messages in context). */
 static void check_urls(void)
 {
@@ -186,6 +199,8 @@ int main(int argc, char **argv)
 			check_everything(argv[i]);
 		if (strstr(argv[i], "good-remote"))
 			check_remote(argv[i]);
+		if (strstr(argv[i], "good-parts"))
+			check_parts(argv[i]);
 	}
 	check_urls();
 	check_strings();
