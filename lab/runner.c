@@ -275,8 +275,6 @@ static int runner_prepare(struct runner *rn, const char *name, const struct runn
 	}
 	if (rn->t->nparts) {
 		pr_warn("run: topology %s is split into parts; the runner drives a whole lab only", path);
-		if (err[0])
-			pr_warn("run: %s", err);
 		return LAB_EUSAGE;
 	}
 	if (o->results)
