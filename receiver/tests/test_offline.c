@@ -384,7 +384,7 @@ static void test_sll(void)
 		  "linux cooked capture");
 }
 
-/* signed.pcap: 3 signed datagrams, a bad tag, a replay, a v1 one. */
+/* signed.pcap: 3 signed datagrams, a replay, a bad tag, a v1 one, a new epoch. */
 static const uint8_t test_key[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
 
 static int make_signed(void)
@@ -409,6 +409,9 @@ static int make_signed(void)
 	craft_wire_fix(dg, n);
 	craft_pcap_write(c, ts += 1000, f, craft_frame(f, &p, dg, n));
 	put_good(c, &p, 12, 1);						/* v1 */
+	n = craft_wire_v2(dg, 11, 0xe90d, 1, BPFWIRE_EV_TEST, 1, (const uint8_t *)"again", 5);
+	craft_wire_sign(dg, n, test_key, 1);				/* reinstall */
+	craft_pcap_write(c, ts += 1000, f, craft_frame(f, &p, dg, n));
 	return craft_pcap_close(c);
 }
 
@@ -430,13 +433,22 @@ static void test_key_file(void)
 		      "--json", path("k.json"), "--allow-invalid", NULL), 0, "signed.pcap with the key");
 	j = load(path("k.json"));
 	if (j) {
-		ASSERT_EQ(jget(j, "valid"), 3, "key: 3 valid");
+		ASSERT_EQ(jget(j, "valid"), 4, "key: 4 valid");
 		ASSERT_EQ(jget(j, "wire.reasons.auth"), 1, "key: 1 auth");
 		ASSERT_EQ(jget(j, "wire.reasons.replay"), 1, "key: 1 replay");
 		ASSERT_EQ(jget(j, "wire.reasons.unauthenticated"), 1, "key: 1 unauthenticated");
 		ASSERT_EQ(jget(j, "wire.senders.11.replays"), 1, "key: sender replays");
-		ASSERT_EQ(jget(j, "wire.authenticated"), 3, "key: 3 authenticated");
-		ASSERT_EQ(jget(j, "wire.events"), 3, "key: 3 events");
+		ASSERT_EQ(jget(j, "wire.authenticated"), 4, "key: 4 authenticated");
+		ASSERT_EQ(jget(j, "wire.events"), 4, "key: 4 events");
+		/* Two epochs of sender 11: summed, and each listed. */
+		ASSERT_EQ(jget(j, "wire.tracked"), 2, "key: two entries for two epochs");
+		ASSERT_EQ(jget(j, "wire.senders.11.received"), 4, "key: epochs summed");
+		ASSERT_EQ(jget(j, "wire.senders.11.lost"), 0, "key: no loss in either epoch");
+		ASSERT_EQ(jget(j, "wire.senders.11.last_seq"), 3, "key: last_seq over epochs");
+		ASSERT_EQ(jget(j, "wire.senders.11.epochs.000000000000e90c.received"), 3,
+			  "key: first epoch's own count");
+		ASSERT_EQ(jget(j, "wire.senders.11.epochs.000000000000e90d.received"), 1,
+			  "key: the reinstall's own count");
 		json_object_put(j);
 	}
 	/* Without the key the forgery passes on its FNV check. */
@@ -444,7 +456,7 @@ static void test_key_file(void)
 		      "--max-dup", "any", NULL), 0, "signed.pcap without a key");
 	j = load(path("nk.json"));
 	if (j) {
-		ASSERT_EQ(jget(j, "valid"), 6, "no key: all 6 valid");
+		ASSERT_EQ(jget(j, "valid"), 7, "no key: all 7 valid");
 		ASSERT_EQ(jget(j, "wire.senders.11.duplicates"), 1, "no key: replay is a duplicate");
 		json_object_put(j);
 	}
@@ -452,7 +464,7 @@ static void test_key_file(void)
 		      "--json", path("k2.json"), NULL), 1, "another --key-id fails");
 	j = load(path("k2.json"));
 	if (j) {
-		ASSERT_EQ(jget(j, "wire.reasons.auth"), 5, "--key-id 2: all 5 signed are auth");
+		ASSERT_EQ(jget(j, "wire.reasons.auth"), 6, "--key-id 2: all 6 signed are auth");
 		json_object_put(j);
 	}
 	chmod(key, 0640);
