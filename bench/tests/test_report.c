@@ -87,13 +87,13 @@ static bool file_has(const char *rel, const char *needle)
 
 #define TAP0 "[ { \"stats64\": { \"tx\": { \"dropped\": 0 } } } ]"
 
-/* sendto (7001), ksock (7201) and ringbuf (7501), one repeat each. */
+/* sendto (7001), ksock (7201), ringbuf (7501) and ksock-signed (7601), one repeat each. */
 static void make_run(void)
 {
 	struct bench_params p = {
 		.count = 100, .repeats = 1, .lat_low_rate = 10, .lat_low_count = 3,
 		.lat_half_count = 3, .cost_count = 10, .cost_repeats = 1, .sndbuf = 1 << 20,
-		.methods = 1u << 0 | 1u << 2 | 1u << 5,
+		.methods = 1u << 0 | 1u << 2 | 1u << 5 | 1u << 6,
 	};
 	char path[256];
 
@@ -158,6 +158,26 @@ static void make_run(void)
 	put("hosts/sender/cost-none.json", "{ \"median\": 1000, \"call_mean_ns\": 900 }");
 	put("hosts/sender/cost-ksock.json", "{ \"median\": 31000, \"call_mean_ns\": 20900 }");
 	put("hosts/sender/cost-ringbuf.json", "{ \"median\": 4000, \"call_mean_ns\": 2900 }");
+
+	/* ksock-signed: 84 delivered in 0.1 s (1.2x ksock), and 1.2x its added costs. */
+	put("hosts/sender/tap-rate-ksock-signed-1-0.json", TAP0);
+	put("hosts/sender/tap-rate-ksock-signed-1-1.json", TAP0);
+	put("hosts/receiver/tap-rate-ksock-signed-1-0.json", TAP0);
+	put("hosts/receiver/tap-rate-ksock-signed-1-1.json", TAP0);
+	put("hosts/sender/rate-ksock-signed-1.json", "{ \"count\": 100, \"rate_offered\": 950.0,"
+	    " \"qdisc_drops\": 0, \"tx_dropped\": 0 }");
+	put("hosts/sender/stats-rate-ksock-signed-1.json", "{ \"senders\": [ { \"sender_id\": 7601,"
+	    " \"counters\": { \"events\": 100, \"sent\": 84, \"failed\": 16, \"errors\":"
+	    " { \"EAGAIN\": 16 } } } ] }");
+	put("hosts/receiver/rx-rate-ksock-signed-1.json", "{ \"arrival_span_s\": 0.1, \"socket\":"
+	    " { \"drops\": 0, \"senders\": { \"7601\": { \"received\": 84 } } } }");
+	put("hosts/sender/lat-low-ksock-signed.json", "{ \"rate_offered\": 10, \"latency\":"
+	    " { \"samples\": 1, \"expected\": 1, \"p50_ns\": 60, \"p99_ns\": 60, \"max_ns\": 60,"
+	    " \"ns\": [60] } }");
+	put("hosts/sender/lat-half-ksock-signed.json", "{ \"rate_offered\": 470, \"latency\":"
+	    " { \"samples\": 1, \"expected\": 1, \"p50_ns\": 160, \"p99_ns\": 160, \"max_ns\": 160,"
+	    " \"ns\": [160] } }");
+	put("hosts/sender/cost-ksock-signed.json", "{ \"median\": 37000, \"call_mean_ns\": 24900 }");
 }
 
 int main(void)
@@ -196,6 +216,13 @@ int main(void)
 	ASSERT_NUM(b, "cost.ksock.x_ringbuf", 10, "ksock costs 10x the ringbuf");
 	ASSERT_NUM(b, "cost.ksock.call_added_ns", 20000, "ksock adds 20 us to the syscall");
 	ASSERT_NUM(b, "targets.ksock_syscall_cost_x_ringbuf.value", 10, "syscall: 20000 / 2000");
+	ASSERT_NUM_X100(b, "targets.ksock_signed_delivery_x_ksock.value", 120,
+			"signed: 840 / 700 datagrams/s");
+	ASSERT_NUM_X100(b, "targets.ksock_signed_call_added_x_ksock.value", 120,
+			"signed: 24000 / 20000 ns added to the syscall");
+	ASSERT_NUM_X100(b, "targets.ksock_signed_loop_added_x_ksock.value", 120,
+			"signed: 36000 / 30000 ns added in a loop");
+	ASSERT_TRUE(file_has("bench.txt", "Signing (SipHash-2-4"), "bench.txt has the signing table");
 	ASSERT_FLAG(b, "kernel.lockdep", false, "kernel flavour read from kernel-config");
 	ASSERT_TRUE(file_has("bench.txt", "unaccounted"), "bench.txt has the loss table");
 	ASSERT_TRUE(file_has("bench.txt", "accel tcg"), "bench.txt names the accel");
