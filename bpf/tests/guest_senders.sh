@@ -175,6 +175,23 @@ tags_ok nsig 5
 "$A" status --json netpoll > /tmp/nsig.status
 check "nsig: status wire_version" "$(jpath /tmp/nsig.status senders.0.wire_version)" 2
 "$A" unload >/dev/null
+# bpfwire-recv --key-file (the receiver's half of issue 16) agrees: every
+# signed datagram valid under the key, every one 'auth' under another.
+recv 7012 ksrx --key-file /tmp/sig.key --expect-count 5 --timeout 60
+"$A" --via ksock --dst 192.0.2.2:7012 --events open --path-prefix /tmp/bw/ --sender-id 29 \
+	--key-file /tmp/sig.key
+check "ksrx: install" $? 0
+opens 1 5
+reconcile ksrx ksock 5
+"$A" unload >/dev/null
+recv 7013 ksbad --key-file /tmp/wrong.key --allow-invalid --until-idle 3 --timeout 60
+"$A" --via ksock --dst 192.0.2.2:7013 --events open --path-prefix /tmp/bw/ --sender-id 30 \
+	--key-file /tmp/sig.key
+opens 1 5
+wait $RPID
+check "ksbad: wrong key: socket valid, auth" \
+	"$(jpath /tmp/ksbad.json socket.valid) $(jpath /tmp/ksbad.json socket.reasons.auth)" "0 5"
+"$A" unload >/dev/null
 tagcheck 7008 rsig 3
 "$A" --via ringbuf --dst 192.0.2.2:7008 --events open --path-prefix /tmp/bw/ --sender-id 28 \
 	--key-file /tmp/sig.key >/tmp/rsig.agent 2>&1 &
