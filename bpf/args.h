@@ -51,16 +51,6 @@ int bpfwire_parse_events(const char *s, __u32 *events, char *err, size_t errlen)
 int bpfwire_parse_via(const char *s, enum bpfwire_via *via);
 int bpfwire_parse_sndbuf(const char *s, __u32 *bytes, char *err, size_t errlen);
 int bpfwire_parse_key_id(const char *s, __u32 *id, char *err, size_t errlen);
-/* 32 hex digits, whitespace anywhere between them, nothing else. */
-int bpfwire_parse_key(const char *text, __u8 key[BPFWIRE_KEY_LEN], char *err,
-		      size_t errlen);
-/*
- * Reads the key of --key-file: a regular file, not a symlink, that neither
- * group nor others can read or write. The read buffer is wiped; on failure
- * so is key.
- */
-int bpfwire_read_key_file(const char *path, __u8 key[BPFWIRE_KEY_LEN], char *err,
-			  size_t errlen);
 const char *bpfwire_via_name(__u32 via);
 void bpfwire_events_str(__u32 events, char *buf, size_t len);
 /* [v6%if]:port or v4:port; no port when port < 0 */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <bpf/bpf.h>
+#include "keyfile.h"
 #include "loader.h"
 
 #ifndef BPF_FS_MAGIC
@@ -63,7 +64,7 @@ int sender_set_key(struct sender *s, const struct agent_opts *o)
 		pr_warn("couldn't find map sign_key in the %s sender", bpfwire_via_name(s->via));
 		return -1;
 	}
-	if (bpfwire_read_key_file(o->key_file, key, err, sizeof(err))) {
+	if (key_file_read(o->key_file, key, err, sizeof(err))) {
 		pr_warn("%s", err);
 		return -1;
 	}

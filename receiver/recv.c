@@ -350,8 +350,12 @@ static int check_mode(struct opts *o)
 		return -1;
 	}
 	if (o->key_file) {
-		if (bpfw_key_load(o->key_file, o->key.key))
+		char why[512];
+
+		if (key_file_read(o->key_file, o->key.key, why, sizeof(why))) {
+			pr_warn("--key-file: %s", why);
 			return -1;
+		}
 		o->have_key = 1;
 	}
 	return 0;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include "keyfile.h"
 #include "args.h"
 #include "errnames.h"
 #include "log.h"
@@ -131,8 +132,8 @@ int main(int argc, char **argv)
 			"[--timeout S]");
 		return 2;
 	}
-	if (bpfwire_read_key_file(kf, key, err, sizeof(err)) ||
-	    bpfwire_read_key_file(wf, wrong, err, sizeof(err))) {
+	if (key_file_read(kf, key, err, sizeof(err)) ||
+	    key_file_read(wf, wrong, err, sizeof(err))) {
 		pr_warn("%s", err);
 		return 1;
 	}

@@ -187,6 +187,7 @@ int main(int argc, char **argv)
 	struct tx t = { .fd = -1 };
 	const char *pcap = NULL, *json = NULL;
 	unsigned long sport = 0, dos_ids = 0;
+	char why[512];
 	int c;
 
 	log_init("send_wire", LOG_WARN);
@@ -205,8 +206,10 @@ int main(int argc, char **argv)
 		case 'V': st.version = v; break;
 		case 'e': st.epoch = strtoull(optarg, NULL, 0); break;
 		case 'K':
-			if (bpfw_key_load(optarg, st.key))
+			if (key_file_read(optarg, st.key, why, sizeof(why))) {
+				pr_warn("-K: %s", why);
 				return 2;
+			}
 			st.have_key = 1;
 			st.version = 2;
 			break;

@@ -470,12 +470,12 @@ static void test_key_file(void)
 	chmod(key, 0640);
 	ASSERT_EQ(run("--read", path("signed.pcap"), "--key-file", key, NULL), 2,
 		  "group-readable key refused");
-	ASSERT_HAS(slurp(err_path), "group or others can read it", "says why");
+	ASSERT_HAS(slurp(err_path), "can be read by group or others", "says why");
 	chmod(key, 0600);
 	ASSERT_EQ(symlink(key, link), 0, "symlink made");
 	ASSERT_EQ(run("--read", path("signed.pcap"), "--key-file", link, NULL), 2,
 		  "key through a symlink refused");
-	ASSERT_HAS(slurp(err_path), "symlink", "says symlink");
+	ASSERT_HAS(slurp(err_path), "symbolic link", "says symlink");
 	fp = fopen(key, "w");
 	fputs("0001020304050607 08090a0b0c0d0e0", fp);	/* 31 digits */
 	fclose(fp);
