@@ -33,19 +33,28 @@ static __always_inline void bpfwire_put64(__u8 *p, __u64 v)
 	bpfwire_put32(p + 4, (__u32)v);
 }
 
-/* Header with check = 0; bpfwire_seal() fills it in. */
-static __always_inline void bpfwire_put_hdr(__u8 *b, __u8 type, __u32 sender_id,
-					    __u32 payload_len, __u64 seq, __u64 ts)
+/* The first 36 bytes, the same in v1 and v2, with check = 0. */
+static __always_inline void bpfwire_put_hdr_start(__u8 *b, __u8 version, __u8 type,
+						  __u16 hdr_len, __u32 sender_id,
+						  __u32 payload_len, __u64 seq, __u64 ts)
 {
 	bpfwire_put32(b + 0, BPFWIRE_MAGIC);
-	b[4] = BPFWIRE_VERSION;
+	b[4] = version;
 	b[5] = type;
-	bpfwire_put16(b + 6, BPFWIRE_HDR_LEN);
+	bpfwire_put16(b + 6, hdr_len);
 	bpfwire_put32(b + 8, sender_id);
 	bpfwire_put32(b + 12, payload_len);
 	bpfwire_put64(b + 16, seq);
 	bpfwire_put64(b + 24, ts);
 	bpfwire_put32(b + 32, 0);
+}
+
+/* Header with check = 0; bpfwire_seal() fills it in. */
+static __always_inline void bpfwire_put_hdr(__u8 *b, __u8 type, __u32 sender_id,
+					    __u32 payload_len, __u64 seq, __u64 ts)
+{
+	bpfwire_put_hdr_start(b, BPFWIRE_VERSION, type, BPFWIRE_HDR_LEN, sender_id,
+			      payload_len, seq, ts);
 	bpfwire_put32(b + 36, 0);
 }
 
@@ -59,15 +68,8 @@ static __always_inline void bpfwire_put_hdr_v2(__u8 *b, __u8 type, __u32 sender_
 {
 	int i;
 
-	bpfwire_put32(b + 0, BPFWIRE_MAGIC);
-	b[4] = BPFWIRE_VERSION_2;
-	b[5] = type;
-	bpfwire_put16(b + 6, BPFWIRE_HDR_LEN_V2);
-	bpfwire_put32(b + 8, sender_id);
-	bpfwire_put32(b + 12, payload_len);
-	bpfwire_put64(b + 16, seq);
-	bpfwire_put64(b + 24, ts);
-	bpfwire_put32(b + 32, 0);
+	bpfwire_put_hdr_start(b, BPFWIRE_VERSION_2, type, BPFWIRE_HDR_LEN_V2, sender_id,
+			      payload_len, seq, ts);
 	b[36] = BPFWIRE_F_SIGNED;
 	b[37] = key_id;
 	bpfwire_put16(b + 38, 1);

@@ -52,19 +52,26 @@ void craft_defaults(struct craft_pkt *p, int family)
 	p->ip_id = 0x1234;
 }
 
+/* Bytes 0-31, the same in v1 and v2; the stamp is seq seconds. */
+static void craft_hdr_start(uint8_t *buf, uint8_t version, uint16_t hdr_len,
+			    uint32_t sender, uint64_t seq, uint8_t type, uint32_t plen)
+{
+	put32(buf, BPFWIRE_MAGIC);
+	buf[4] = version;
+	buf[5] = type;
+	put16(buf + 6, hdr_len);
+	put32(buf + 8, sender);
+	put32(buf + 12, plen);
+	put64(buf + 16, seq);
+	put64(buf + 24, 1000000000ull * seq);
+}
+
 uint32_t craft_wire(uint8_t *buf, uint32_t sender, uint64_t seq, uint8_t type,
 		    const uint8_t *payload, uint32_t plen)
 {
 	uint32_t len = BPFWIRE_HDR_LEN + plen;
 
-	put32(buf, BPFWIRE_MAGIC);
-	buf[4] = BPFWIRE_VERSION;
-	buf[5] = type;
-	put16(buf + 6, BPFWIRE_HDR_LEN);
-	put32(buf + 8, sender);
-	put32(buf + 12, plen);
-	put64(buf + 16, seq);
-	put64(buf + 24, 1000000000ull * seq);
+	craft_hdr_start(buf, BPFWIRE_VERSION, BPFWIRE_HDR_LEN, sender, seq, type, plen);
 	put32(buf + 36, 0);
 	if (plen)
 		memmove(buf + BPFWIRE_HDR_LEN, payload, plen);
@@ -85,14 +92,7 @@ uint32_t craft_wire_v2(uint8_t *buf, uint32_t sender, uint64_t epoch,
 
 	if (plen)
 		memmove(buf + BPFWIRE_HDR_LEN_V2, payload, plen);
-	put32(buf, BPFWIRE_MAGIC);
-	buf[4] = BPFWIRE_VERSION_2;
-	buf[5] = type;
-	put16(buf + 6, BPFWIRE_HDR_LEN_V2);
-	put32(buf + 8, sender);
-	put32(buf + 12, plen);
-	put64(buf + 16, seq);
-	put64(buf + 24, 1000000000ull * seq);
+	craft_hdr_start(buf, BPFWIRE_VERSION_2, BPFWIRE_HDR_LEN_V2, sender, seq, type, plen);
 	buf[36] = 0;
 	buf[37] = 0;
 	put16(buf + 38, n_events);
