@@ -10,23 +10,27 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: build.sh --out DIR --patches DIR --fragment FILE [--fragment FILE ...]
-                [--tarball FILE] [--jobs N]
+usage: build.sh --out DIR --patches DIR [--fixes DIR] --fragment FILE [--fragment FILE ...]
+                [--localversion SUFFIX] [--tarball FILE] [--jobs N]
 
 Builds DIR/{bzImage,vmlinux,vmlinux.h,config} from linux-source-6.12 plus
-the patch series. Fragments are merged in order over allnoconfig and
+the patch series (DIR/series, then the fixes' DIR/series when given).
+--localversion appends SUFFIX to the release (-bpfwire-seed names a kernel
+built without the fixes) without touching the config. Fragments are merged in order over allnoconfig and
 kvm_guest.config. Progress is one line per phase: unpack, patch, config,
 build (a line every 30 s with the objects compiled), btf.
 USAGE
 }
 
-out= patches= jobs=0
+out= patches= fixes= localversion= jobs=0
 fragments=()
 tarball=/usr/src/linux-source-6.12.tar.xz
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) out=$2; shift 2 ;;
 	--patches) patches=$2; shift 2 ;;
+	--fixes) fixes=$2; shift 2 ;;
+	--localversion) localversion=$2; shift 2 ;;
 	--fragment) fragments+=("$2"); shift 2 ;;
 	--tarball) tarball=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
@@ -51,6 +55,7 @@ need bc bc; need pahole dwarves; need bpftool bpftool; need xz xz-utils
 
 out=$(realpath -m "$out")
 patches=$(realpath "$patches")
+[ -z "$fixes" ] || fixes=$(realpath "$fixes")
 for f in "${fragments[@]}"; do
 	[ -f "$f" ] || die "config fragment $f does not exist"
 done
@@ -80,25 +85,32 @@ else
 fi
 
 # --- patch: build the series as commits on a scratch index -----------------
-phase "patch: applying $(grep -cv '^\s*\(#\|$\)' "$patches/series") patches from $patches/series"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export GIT_INDEX_FILE=$scratch/index
 git_ read-tree pristine
 head=$(git_ rev-parse pristine)
-while read -r p; do
-	case "$p" in ''|'#'*) continue ;; esac
-	[ -f "$patches/$p" ] || die "patch $p is listed in series but missing from $patches"
-	if ! git_ apply --cached --whitespace=nowarn "$patches/$p" 2>"$scratch/err"; then
-		# git names the file and line; the work tree was never touched.
-		die "patch $p does not apply: $(grep -m3 'error:' "$scratch/err" | tr '\n' ' ')"
-	fi
-	git mailinfo "$scratch/msg" "$scratch/body" <"$patches/$p" >"$scratch/info"
-	subject=$(sed -n 's/^Subject: //p' "$scratch/info")
-	tree=$(git_ write-tree)
-	head=$(printf '%s\n\n%s\n' "$subject" "$(cat "$scratch/msg")" |
-		git_ commit-tree "$tree" -p "$head")
-done <"$patches/series"
+# apply_series DIR: each patch of DIR/series, in order, as one commit.
+apply_series() {
+	local dir=$1 p subject tree
+	[ -f "$dir/series" ] || die "$dir/series does not exist"
+	phase "patch: applying $(grep -cv '^\s*\(#\|$\)' "$dir/series") patches from $dir/series"
+	while read -r p; do
+		case "$p" in ''|'#'*) continue ;; esac
+		[ -f "$dir/$p" ] || die "patch $p is listed in $dir/series but missing"
+		if ! git_ apply --cached --whitespace=nowarn "$dir/$p" 2>"$scratch/err"; then
+			# git names the file and line; the work tree was never touched.
+			die "patch $p does not apply: $(grep -m3 'error:' "$scratch/err" | tr '\n' ' ')"
+		fi
+		git mailinfo "$scratch/msg" "$scratch/body" <"$dir/$p" >"$scratch/info"
+		subject=$(sed -n 's/^Subject: //p' "$scratch/info")
+		tree=$(git_ write-tree)
+		head=$(printf '%s\n\n%s\n' "$subject" "$(cat "$scratch/msg")" |
+			git_ commit-tree "$tree" -p "$head")
+	done <"$dir/series"
+}
+apply_series "$patches"
+[ -z "$fixes" ] || apply_series "$fixes"
 unset GIT_INDEX_FILE
 # Checkout only rewrites the files that differ, keeping make incremental.
 if [ "$(git_ rev-parse HEAD^{tree})" != "$(git_ rev-parse "$head^{tree}")" ]; then
@@ -112,7 +124,7 @@ fi
 
 # Same tree, fragment and script as the last good build, and no hand edits
 # in src: nothing to do, so skip the config and make passes (~10 s).
-inputs="$(git_ rev-parse HEAD^{tree}) $(cat "${fragments[@]}" "$0" | sha256sum | cut -c1-16)"
+inputs="$(git_ rev-parse HEAD^{tree}) $( (cat "${fragments[@]}" "$0"; echo "$localversion") | sha256sum | cut -c1-16)"
 if [ "$(cat "$out/.bpfwire-built" 2>/dev/null)" = "$inputs" ] &&
    git_ diff --quiet HEAD -- && [ -f "$out/bzImage" ] && [ -f "$out/vmlinux.h" ]; then
 	phase "build: up to date ($inputs)"
@@ -161,9 +173,11 @@ total=$(awk -v k="$cfgsum" '$1 == k { t = $2 } END { print t }' "$objects_db" 2>
 phase "build: make -j$jobs CC='$cc' bzImage${total:+ (this config: $total objects last time)}"
 # A fixed build identity keeps init/version.c, and so ccache, stable.
 export KBUILD_BUILD_USER=bpfwire KBUILD_BUILD_HOST=bpfwire KBUILD_BUILD_TIMESTAMP="@${stamp#*-}"
-# LOCALVERSION= on the command line stops setlocalversion appending "+"
-# for the git-managed tree; CONFIG_LOCALVERSION still names bpfwire.
-make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc LOCALVERSION= -j"$jobs" bzImage >"$out/build.log" 2>&1 &
+# LOCALVERSION on the command line stops setlocalversion appending "+"
+# for the git-managed tree; CONFIG_LOCALVERSION still names bpfwire. A
+# suffix here changes only the release string, not autoconf.h, so ccache
+# still serves a second flavour that differs only in its patches.
+make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc LOCALVERSION="$localversion" -j"$jobs" bzImage >"$out/build.log" 2>&1 &
 mk=$!
 trap 'kill $mk 2>/dev/null; rm -rf "$scratch"' EXIT
 # A line at least every 30 s: a silent 10-minute step looks hung.

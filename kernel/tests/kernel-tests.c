@@ -96,6 +96,10 @@ int main(int argc, char **argv)
 			printf("# couldn't load ksock_counter: %s\n", errno_str(errno));
 		quota_start_count = quota_count();
 		printf("# init netns ksock quota counter at start: %d\n", quota_start_count);
+		printf("# kernel: %s (the seed bugs' cases are %s)\n",
+		       kt_seed_kernel() ? "the seed series alone (" SEED_RELEASE_SUFFIX ")"
+					: "the seed series and the fixes",
+		       kt_seed_kernel() ? "TAP # TODO" : "normal cases");
 	}
 
 	for (i = 0; i < n; i++)

@@ -6,6 +6,7 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
 #include "kt_bpf.h"
 
 /* PASS_V0: opts__sz 4, the layout before sndbuf; PASS_SZ6: inside sndbuf */
@@ -31,16 +32,31 @@ int addr_pass = PASS_OPTS;
 int addr_op = OP_BIND;
 int addr_setup_err = 1;
 int addr_err = 1;
+int addr_twice;		/* bind (or connect) once more with the same opts */
 
 /* send_probe: connect to send_dst, then send send_len bytes */
 struct bpf_ksock_addr_opts send_dst = {};
 __u32 send_len;
 __u32 send_sndbuf;
+int send_connect = 1;	/* 0: send on an unconnected socket */
 int send_setup_err = 1;
 int send_ret = 1;
 char send_buf[BIG_LEN];
 
 static char big[sizeof(struct bpf_ksock_addr_opts) + 8];
+
+/* udp_sendmsg() calls by probe_pid: tells the kfunc's own refusal (no
+ * call) from UDP's (one call). */
+int probe_pid;
+__u32 udp_sendmsg_calls;
+
+SEC("fentry/udp_sendmsg")
+int BPF_PROG(count_udp_sendmsg, struct sock *sk, struct msghdr *msg, size_t len)
+{
+	if ((bpf_get_current_pid_tgid() >> 32) == probe_pid)
+		__sync_fetch_and_add(&udp_sendmsg_calls, 1);
+	return 0;
+}
 
 SEC("syscall")
 int create_probe(void *ctx)
@@ -112,6 +128,8 @@ int addr_probe(void *ctx)
 			err = bpf_ksock_bind(ks, (void *)big, sizeof(a) + 1);
 		} else
 			err = bpf_ksock_bind(ks, &a, sizeof(a));
+		if (!err && addr_twice)
+			err = bpf_ksock_bind(ks, &a, sizeof(a));
 	} else {
 		if (addr_pass == PASS_NULL)
 			err = bpf_ksock_connect(ks, NULL, 0);
@@ -140,7 +158,8 @@ int send_probe(void *ctx)
 	send_setup_err = err;
 	if (!ks)
 		return 0;
-	err = bpf_ksock_connect(ks, &a, sizeof(a));
+	if (send_connect)
+		err = bpf_ksock_connect(ks, &a, sizeof(a));
 	send_setup_err = err;
 	if (err) {
 		bpf_ksock_release(ks);

@@ -11,7 +11,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -47,6 +51,79 @@ int run_prog(struct bpf_program *prog, int *retval)
 	if (retval)
 		*retval = opts.retval;
 	return err;
+}
+
+int run_prog_ctx(struct bpf_program *prog, void *ctx, __u32 size, int *retval)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = ctx, .ctx_size_in = size);
+	int err;
+
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+	if (err)
+		err = -errno;
+	if (retval)
+		*retval = opts.retval;
+	return err;
+}
+
+int run_prog_ctx_without_cap(struct bpf_program *prog, void *ctx, __u32 size,
+			     int cap, int *pid_slot)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	int st = -1, ret = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (pid_slot)
+			*pid_slot = getpid();
+		if (syscall(SYS_capget, &hdr, data))
+			_exit(100);
+		data[cap / 32].effective &= ~(1u << (cap % 32));
+		if (syscall(SYS_capset, &hdr, data))
+			_exit(101);
+		if (run_prog_ctx(prog, ctx, size, &ret))
+			_exit(102);
+		_exit(-ret & 0x7f);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -ECHILD;
+	if (WEXITSTATUS(st) >= 100) {
+		printf("#   child without capability %d failed (exit %d)\n", cap, WEXITSTATUS(st));
+		return -ECHILD;
+	}
+	return -WEXITSTATUS(st);
+}
+
+int map_clear_slot(struct bpf_map *map, __u32 key)
+{
+	char zero[64] = {};
+
+	if (bpf_map__value_size(map) > sizeof(zero))
+		return -E2BIG;
+	return bpf_map__update_elem(map, &key, sizeof(key), zero,
+				    bpf_map__value_size(map), BPF_ANY) ? -errno : 0;
+}
+
+bool kt_seed_kernel(void)
+{
+	static int seed = -1;
+	struct utsname u;
+	size_t n, k = strlen(SEED_RELEASE_SUFFIX);
+
+	if (seed < 0) {
+		seed = !uname(&u) && (n = strlen(u.release)) >= k &&
+		       !strcmp(u.release + n - k, SEED_RELEASE_SUFFIX);
+	}
+	return seed;
+}
+
+void kt_todo_on_seed(const char *bug)
+{
+	if (kt_seed_kernel())
+		tap_case_todo(bug);
 }
 
 /* ------------------------------------------------------------------ */

@@ -8,6 +8,10 @@
 #
 #   run-in-guest.sh BPFWIRE_LAB KERNEL_TESTS TOPOLOGY BZIMAGE [FILTER]
 #
+# KERNEL_RELEASE_SUFFIX (default -bpfwire; -bpfwire-seed for the seed-only
+# kernel) is the release the guest must boot; the topology's `cpus` (default
+# 1) the number of CPUs it must have online.
+#
 # Pessimistic: the status is a failure until every step has passed, and
 # the guest is torn down on every exit path: EXIT/INT/TERM/HUP traps, and
 # a guard in a session of its own for a SIGKILL (meson test sends one 0.5 s
@@ -15,6 +19,9 @@
 set -u
 
 lab=$1 kt=$(realpath "$2") topo=$3 kernel=$4 filter=${5:-}
+suffix=${KERNEL_RELEASE_SUFFIX:--bpfwire}
+cpus=$(sed -n 's/^[[:space:]]*cpus[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' "$topo" 2>/dev/null | head -1)
+cpus=${cpus:-1}
 build=${BPFWIRE_BUILD_ROOT:-$(pwd)}
 stamp=$(date +%Y%m%d-%H%M%S)
 run="kernel-$$"
@@ -71,6 +78,7 @@ host=$(sed -n 's/^host[[:space:]]\{1,\}\([^[:space:]]*\).*/\1/p' "$topo" | head 
 # Read before kernel-tests changes it: the default the series documents.
 boot=$("$lab" exec --run "$run" "$host" -- /bin/sh -c \
 	'echo "$(cat /proc/sys/net/core/bpf_ksock_max) $(uname -r)"' 2>&1)
+online=$("$lab" exec --run "$run" "$host" -- /bin/sh -c 'getconf _NPROCESSORS_ONLN' 2>&1)
 "$lab" exec --run "$run" --timeout 800 "$host" -- "$kt" $filter >"$out" 2>&1
 rc=$?
 teardown
@@ -94,10 +102,17 @@ fi
 
 n=$((n + 1))
 case "$boot" in
-"1024 "*-bpfwire) echo "ok $n - guest: boots $boot (net.core.bpf_ksock_max, release)" ;;
-*) echo "not ok $n - guest: expected bpf_ksock_max 1024 and a -bpfwire release, got '$boot'"
+"1024 "*"$suffix") echo "ok $n - guest: boots $boot (net.core.bpf_ksock_max, release)" ;;
+*) echo "not ok $n - guest: expected bpf_ksock_max 1024 and a $suffix release, got '$boot'"
    failed=$((failed + 1)) ;;
 esac
+n=$((n + 1))
+if [ "$online" = "$cpus" ]; then
+	echo "ok $n - guest: $online CPUs online (topology: cpus $cpus)"
+else
+	echo "not ok $n - guest: expected $cpus CPUs online (topology), got '$online'"
+	failed=$((failed + 1))
+fi
 n=$((n + 1))
 if [ "$rc" -eq 0 ]; then
 	echo "ok $n - guest: kernel-tests exited 0"

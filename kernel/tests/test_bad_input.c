@@ -79,35 +79,43 @@ struct addr_case {
 	int pass;
 	int expected;
 	int hold_port;		/* a user socket binds 127.0.0.1:port first */
+	int twice;		/* the same bind or connect again */
+	int drop_cap;		/* > 0: run without this capability */
 };
 
 static const struct addr_case addr_cases[] = {
 	/* invalid opts, for both bind and connect */
-	{ "ksock_bind: opts NULL -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_NULL, -EINVAL, 0 },
-	{ "ksock_connect: opts NULL -> EINVAL", OP_CONNECT, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_NULL, -EINVAL, 0 },
-	{ "ksock_bind: opts__sz too short -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_SHORT, -EINVAL, 0 },
-	{ "ksock_connect: opts__sz too short -> EINVAL", OP_CONNECT, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_SHORT, -EINVAL, 0 },
-	{ "ksock_bind: opts__sz too long -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_LONG, -EINVAL, 0 },
-	{ "ksock_connect: opts__sz too long -> EINVAL", OP_CONNECT, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_LONG, -EINVAL, 0 },
-	{ "ksock_bind: reserved=1 -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 1, PASS_OPTS, -EINVAL, 0 },
-	{ "ksock_connect: reserved=1 -> EINVAL", OP_CONNECT, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 1, PASS_OPTS, -EINVAL, 0 },
-	{ "ksock_bind: family AF_UNIX -> EAFNOSUPPORT", OP_BIND, AF_INET, AF_UNIX, "127.0.0.1", 7000, 0, 0, PASS_OPTS, -EAFNOSUPPORT, 0 },
-	{ "ksock_connect: family AF_UNIX -> EAFNOSUPPORT", OP_CONNECT, AF_INET, AF_UNIX, "127.0.0.1", 7000, 0, 0, PASS_OPTS, -EAFNOSUPPORT, 0 },
-	{ "ksock_bind: scope_id with AF_INET -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7000, 2, 0, PASS_OPTS, -EINVAL, 0 },
-	{ "ksock_connect: scope_id with AF_INET -> EINVAL", OP_CONNECT, AF_INET, AF_INET, "127.0.0.1", 7000, 2, 0, PASS_OPTS, -EINVAL, 0 },
+	{ "ksock_bind: opts NULL -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_NULL, -EINVAL, 0, 0, 0 },
+	{ "ksock_connect: opts NULL -> EINVAL", OP_CONNECT, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_NULL, -EINVAL, 0, 0, 0 },
+	{ "ksock_bind: opts__sz too short -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_SHORT, -EINVAL, 0, 0, 0 },
+	{ "ksock_connect: opts__sz too short -> EINVAL", OP_CONNECT, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_SHORT, -EINVAL, 0, 0, 0 },
+	{ "ksock_bind: opts__sz too long -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_LONG, -EINVAL, 0, 0, 0 },
+	{ "ksock_connect: opts__sz too long -> EINVAL", OP_CONNECT, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_LONG, -EINVAL, 0, 0, 0 },
+	{ "ksock_bind: reserved=1 -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 1, PASS_OPTS, -EINVAL, 0, 0, 0 },
+	{ "ksock_connect: reserved=1 -> EINVAL", OP_CONNECT, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 1, PASS_OPTS, -EINVAL, 0, 0, 0 },
+	{ "ksock_bind: family AF_UNIX -> EAFNOSUPPORT", OP_BIND, AF_INET, AF_UNIX, "127.0.0.1", 7000, 0, 0, PASS_OPTS, -EAFNOSUPPORT, 0, 0, 0 },
+	{ "ksock_connect: family AF_UNIX -> EAFNOSUPPORT", OP_CONNECT, AF_INET, AF_UNIX, "127.0.0.1", 7000, 0, 0, PASS_OPTS, -EAFNOSUPPORT, 0, 0, 0 },
+	{ "ksock_bind: scope_id with AF_INET -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7000, 2, 0, PASS_OPTS, -EINVAL, 0, 0, 0 },
+	{ "ksock_connect: scope_id with AF_INET -> EINVAL", OP_CONNECT, AF_INET, AF_INET, "127.0.0.1", 7000, 2, 0, PASS_OPTS, -EINVAL, 0, 0, 0 },
 	/* what the kernel's bind and connect return */
-	{ "ksock_bind: 127.0.0.1:7001 (control) -> ok", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7001, 0, 0, PASS_OPTS, 0, 0 },
-	{ "ksock_bind: port in use -> EADDRINUSE", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7002, 0, 0, PASS_OPTS, -EADDRINUSE, 1 },
-	{ "ksock_bind: non-local IPv4 address -> EADDRNOTAVAIL", OP_BIND, AF_INET, AF_INET, "198.51.100.1", 7000, 0, 0, PASS_OPTS, -EADDRNOTAVAIL, 0 },
-	{ "ksock_bind: non-local IPv6 address -> EADDRNOTAVAIL", OP_BIND, AF_INET6, AF_INET6, "2001:db8:ffff::1", 7000, 0, 0, PASS_OPTS, -EADDRNOTAVAIL, 0 },
-	{ "ksock_bind: IPv6 address on an IPv4 socket -> EAFNOSUPPORT", OP_BIND, AF_INET, AF_INET6, "2001:db8::1", 7000, 0, 0, PASS_OPTS, -EAFNOSUPPORT, 0 },
-	{ "ksock_bind: link-local with scope_id (control) -> ok", OP_BIND, AF_INET6, AF_INET6, "fe80::1", 7000, 1, 0, PASS_OPTS, 0, 0 },
-	{ "ksock_bind: link-local without scope_id -> EINVAL", OP_BIND, AF_INET6, AF_INET6, "fe80::1", 7000, 0, 0, PASS_OPTS, -EINVAL, 0 },
-	{ "ksock_connect: 127.0.0.1:7000 (control) -> ok", OP_CONNECT, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_OPTS, 0, 0 },
-	{ "ksock_connect: unroutable IPv4 -> ENETUNREACH", OP_CONNECT, AF_INET, AF_INET, "198.51.100.1", 7000, 0, 0, PASS_OPTS, -ENETUNREACH, 0 },
-	{ "ksock_connect: unroutable IPv6 -> ENETUNREACH", OP_CONNECT, AF_INET6, AF_INET6, "2001:db8:ffff::1", 7000, 0, 0, PASS_OPTS, -ENETUNREACH, 0 },
-	{ "ksock_connect: link-local with scope_id (control) -> ok", OP_CONNECT, AF_INET6, AF_INET6, "fe80::2", 7000, 1, 0, PASS_OPTS, 0, 0 },
-	{ "ksock_connect: link-local without scope_id -> EINVAL", OP_CONNECT, AF_INET6, AF_INET6, "fe80::2", 7000, 0, 0, PASS_OPTS, -EINVAL, 0 },
+	{ "ksock_bind: 127.0.0.1:7001 (control) -> ok", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7001, 0, 0, PASS_OPTS, 0, 0, 0, 0 },
+	{ "ksock_bind: port in use -> EADDRINUSE", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7002, 0, 0, PASS_OPTS, -EADDRINUSE, 1, 0, 0 },
+	{ "ksock_bind: non-local IPv4 address -> EADDRNOTAVAIL", OP_BIND, AF_INET, AF_INET, "198.51.100.1", 7000, 0, 0, PASS_OPTS, -EADDRNOTAVAIL, 0, 0, 0 },
+	{ "ksock_bind: non-local IPv6 address -> EADDRNOTAVAIL", OP_BIND, AF_INET6, AF_INET6, "2001:db8:ffff::1", 7000, 0, 0, PASS_OPTS, -EADDRNOTAVAIL, 0, 0, 0 },
+	{ "ksock_bind: IPv6 address on an IPv4 socket -> EAFNOSUPPORT", OP_BIND, AF_INET, AF_INET6, "2001:db8::1", 7000, 0, 0, PASS_OPTS, -EAFNOSUPPORT, 0, 0, 0 },
+	{ "ksock_bind: link-local with scope_id (control) -> ok", OP_BIND, AF_INET6, AF_INET6, "fe80::1", 7000, 1, 0, PASS_OPTS, 0, 0, 0, 0 },
+	{ "ksock_bind: link-local without scope_id -> EINVAL", OP_BIND, AF_INET6, AF_INET6, "fe80::1", 7000, 0, 0, PASS_OPTS, -EINVAL, 0, 0, 0 },
+	{ "ksock_connect: 127.0.0.1:7000 (control) -> ok", OP_CONNECT, AF_INET, AF_INET, "127.0.0.1", 7000, 0, 0, PASS_OPTS, 0, 0, 0, 0 },
+	{ "ksock_connect: unroutable IPv4 -> ENETUNREACH", OP_CONNECT, AF_INET, AF_INET, "198.51.100.1", 7000, 0, 0, PASS_OPTS, -ENETUNREACH, 0, 0, 0 },
+	{ "ksock_connect: unroutable IPv6 -> ENETUNREACH", OP_CONNECT, AF_INET6, AF_INET6, "2001:db8:ffff::1", 7000, 0, 0, PASS_OPTS, -ENETUNREACH, 0, 0, 0 },
+	{ "ksock_connect: link-local with scope_id (control) -> ok", OP_CONNECT, AF_INET6, AF_INET6, "fe80::2", 7000, 1, 0, PASS_OPTS, 0, 0, 0, 0 },
+	{ "ksock_connect: link-local without scope_id -> EINVAL", OP_CONNECT, AF_INET6, AF_INET6, "fe80::2", 7000, 0, 0, PASS_OPTS, -EINVAL, 0, 0, 0 },
+	/* issue 15: the maintainer's extra bad inputs */
+	{ "ksock_bind: link-local, scope_id of a missing interface -> ENODEV", OP_BIND, AF_INET6, AF_INET6, "fe80::1", 7000, 3, 0, PASS_OPTS, -ENODEV, 0, 0, 0 },
+	{ "ksock_connect: v4-mapped IPv6 address on an IPv4 socket -> EAFNOSUPPORT", OP_CONNECT, AF_INET, AF_INET6, "::ffff:127.0.0.1", 7000, 0, 0, PASS_OPTS, -EAFNOSUPPORT, 0, 0, 0 },
+	{ "ksock_bind: second bind of the same socket -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7003, 0, 0, PASS_OPTS, -EINVAL, 0, 1, 0 },
+	{ "ksock_bind: port 80 without CAP_NET_BIND_SERVICE -> EACCES", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 80, 0, 0, PASS_OPTS, -EACCES, 0, 0, CAP_NET_BIND_SERVICE },
+	{ "ksock_connect: broadcast without SO_BROADCAST -> EACCES", OP_CONNECT, AF_INET, AF_INET, "192.0.2.255", 7000, 0, 0, PASS_OPTS, -EACCES, 0, 0, 0 },
 };
 
 struct send_case {
@@ -116,6 +124,8 @@ struct send_case {
 	int expected;	/* 0: the byte count */
 	const char *dst;	/* NULL: 127.0.0.1 (lo) */
 	__u32 sndbuf;
+	int udp_calls;		/* udp_sendmsg() calls: -1 not checked */
+	int no_connect;		/* send on an unconnected socket */
 };
 
 /*
@@ -125,11 +135,14 @@ struct send_case {
  * size 0004 set (sndbuf 1 is raised to SOCK_MIN_SNDBUF, about 4.6 kB).
  */
 static const struct send_case send_cases[] = {
-	{ "ksock_send: 1000 bytes (control) -> 1000", 1000, 0, NULL, 0 },
-	{ "ksock_send: 65536 bytes (> IP_MAX_MTU) -> EMSGSIZE", 65536, -EMSGSIZE, NULL, 0 },
-	{ "ksock_send: 65535 bytes (> UDP maximum) -> EMSGSIZE", 65535, -EMSGSIZE, NULL, 0 },
-	{ "ksock_send: 30000 bytes over MTU 1500 (control) -> 30000", 30000, 0, "192.0.2.2", 0 },
-	{ "ksock_send: 30000 bytes over MTU 1500, sndbuf 1 -> ENOBUFS", 30000, -ENOBUFS, "192.0.2.2", 1 },
+	{ "ksock_send: 1000 bytes (control) -> 1000", 1000, 0, NULL, 0, 1, 0 },
+	/* Both refusals are -EMSGSIZE; only the kfunc's check never reaches UDP. */
+	{ "ksock_send: 65536 bytes (> IP_MAX_MTU) -> EMSGSIZE before udp_sendmsg", 65536, -EMSGSIZE, NULL, 0, 0, 0 },
+	{ "ksock_send: 65535 bytes (> UDP maximum) -> EMSGSIZE from udp_sendmsg", 65535, -EMSGSIZE, NULL, 0, 1, 0 },
+	{ "ksock_send: 30000 bytes over MTU 1500 (control) -> 30000", 30000, 0, "192.0.2.2", 0, -1, 0 },
+	{ "ksock_send: 30000 bytes over MTU 1500, sndbuf 1 -> ENOBUFS", 30000, -ENOBUFS, "192.0.2.2", 1, -1, 0 },
+	{ "ksock_send: unconnected socket -> EDESTADDRREQ", 100, -EDESTADDRREQ, NULL, 0, 1, 1 },
+	{ "ksock_send: 0 bytes (a legal empty datagram) -> 0", 0, 0, NULL, 0, 1, 0 },
 };
 
 static void fill_addr(struct bpf_ksock_addr_opts *a, __u8 family,
@@ -142,33 +155,6 @@ static void fill_addr(struct bpf_ksock_addr_opts *a, __u8 family,
 		inet_pton(AF_INET6, addr, a->ipv6_addr);
 	else
 		inet_pton(AF_INET, addr, &a->ipv4_addr);
-}
-
-/* Runs a SYSCALL program in a child whose effective set lacks
- * CAP_NET_ADMIN; the skeleton's maps are shared, so the parent reads the
- * results. Returns the child's run_prog() result, or -ECHILD. */
-static int run_prog_without_net_admin(struct bpf_program *prog)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = {};
-	int st = -1;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		if (syscall(SYS_capget, &hdr, data))
-			_exit(100);
-		data[CAP_NET_ADMIN / 32].effective &= ~(1u << (CAP_NET_ADMIN % 32));
-		if (syscall(SYS_capset, &hdr, data))
-			_exit(101);
-		_exit(-run_prog(prog, NULL) & 0x7f);
-	}
-	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
-		return -ECHILD;
-	if (WEXITSTATUS(st) >= 100)
-		printf("#   child could not drop CAP_NET_ADMIN (exit %d)\n", WEXITSTATUS(st));
-	return -WEXITSTATUS(st);
 }
 
 /* ------------------------------------------------------------------ */
@@ -198,7 +184,13 @@ static bool ksock_input_ready(void)
 
 	if (!ki.env) {
 		ki.skel = ksock_input__open_and_load();
-		ki.env = ki.skel && ksock_input_env(&ki.ns) ? 1 : -1;
+		if (ki.skel) {
+			ki.skel->bss->probe_pid = getpid();
+			ki.skel->links.count_udp_sendmsg =
+				bpf_program__attach(ki.skel->progs.count_udp_sendmsg);
+		}
+		ki.env = ki.skel && ki.skel->links.count_udp_sendmsg &&
+			 ksock_input_env(&ki.ns) ? 1 : -1;
 	}
 	env = ki.env;
 	return ASSERT_TRUE(env == 1, "skeleton and netns with dummy0");
@@ -216,7 +208,7 @@ static void create_case(const struct create_case *c)
 	skel->bss->create_pass = c->pass;
 	skel->data->create_err = 1;
 	if (c->no_net_admin) {
-		if (!ASSERT_OK(run_prog_without_net_admin(skel->progs.create_probe),
+		if (!ASSERT_OK(run_prog_without_cap(skel->progs.create_probe, CAP_NET_ADMIN, NULL),
 			       "probe run without CAP_NET_ADMIN"))
 			return;
 	} else if (!ASSERT_OK(run_prog(skel->progs.create_probe, NULL), "probe run")) {
@@ -260,12 +252,20 @@ static void addr_case(const struct addr_case *c)
 		skel->bss->addr_opts.scope_id = if_nametoindex("dummy0");
 	else if (c->scope == 2)
 		skel->bss->addr_opts.scope_id = 1;
+	else if (c->scope == 3)
+		skel->bss->addr_opts.scope_id = 9999;	/* no such ifindex */
 	skel->bss->addr_opts.reserved = c->reserved;
 	skel->bss->addr_pass = c->pass;
 	skel->bss->addr_op = c->op;
+	skel->bss->addr_twice = c->twice;
 	skel->data->addr_err = 1;
-	if (!ASSERT_OK(run_prog(skel->progs.addr_probe, NULL), "probe run"))
+	if (c->drop_cap) {
+		if (!ASSERT_OK(run_prog_without_cap(skel->progs.addr_probe, c->drop_cap, NULL),
+			       "probe run without the capability"))
+			goto out;
+	} else if (!ASSERT_OK(run_prog(skel->progs.addr_probe, NULL), "probe run")) {
 		goto out;
+	}
 	if (!ASSERT_OK(skel->data->addr_setup_err, "create the socket"))
 		goto out;
 	ASSERT_EQ(skel->data->addr_err, c->expected,
@@ -282,13 +282,17 @@ static void send_case(const struct send_case *c)
 	fill_addr(&skel->bss->send_dst, AF_INET, c->dst ? c->dst : "127.0.0.1", 7009);
 	skel->bss->send_len = c->len;
 	skel->bss->send_sndbuf = c->sndbuf;
+	skel->data->send_connect = !c->no_connect;
 	skel->data->send_ret = 1;
+	skel->bss->udp_sendmsg_calls = 0;
 	if (!ASSERT_OK(run_prog(skel->progs.send_probe, NULL), "probe run"))
 		return;
 	if (!ASSERT_OK(skel->data->send_setup_err, "create and connect"))
 		return;
 	ASSERT_EQ(skel->data->send_ret, c->expected ? c->expected : (int)c->len,
 		  "bpf_ksock_send ret");
+	if (c->udp_calls >= 0)
+		ASSERT_EQ(skel->bss->udp_sendmsg_calls, c->udp_calls, "udp_sendmsg calls");
 }
 
 /* Each table in turn; one TAP line per row, then the netns' counter. */

@@ -82,7 +82,7 @@ static void mac_timing(struct mac *skel, struct mac_ctx *c)
 	}
 }
 
-KT_TEST(70, test_mac_vectors)
+KT_TEST(80, test_mac_vectors)
 {
 	struct mac_ctx c = { 0 };
 	struct mac *skel;

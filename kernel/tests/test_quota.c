@@ -6,8 +6,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
 
 #include "kt.h"
 #include "ksock_quota.bpf.skel.h"
@@ -16,30 +20,53 @@
 #define KSOCK_QUOTA_NS1_OFFSET 0
 #define KSOCK_QUOTA_NS2_OFFSET KSOCK_QUOTA_NS_SLOTS
 
+static unsigned long long prog_misses(struct bpf_program *prog)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		return ~0ULL;
+	return info.recursion_misses;
+}
+
 static __u64 quota_release_completed(struct ksock_quota *skel)
 {
 	return __atomic_load_n(&skel->bss->quota_release_completed, __ATOMIC_ACQUIRE);
 }
 
-/* Releases the slots and waits, with a bound (10 s), until the deferred
- * release work has returned every charge. Returns how many were released. */
-static int ksock_release_quota_slots(struct ksock_quota *skel, int offset)
+/*
+ * Releases the slots of netns `ns` and waits, with a bound (10 s), until
+ * the deferred release work has returned every charge: that netns' real
+ * counter reads 0. Returns how many were released.
+ * The seed waits on its fentry/fexit count of ksock_release_work_fn. Under
+ * PREEMPT on 2 vCPUs that count stayed short once (2026-12-03: 1 of 2),
+ * most likely a recursion miss: a run of a tracing program preempted on a
+ * CPU makes the next run there skip. The count and the programs' recursion
+ * misses are printed, not asserted.
+ */
+static int ksock_release_quota_slots(struct ksock_quota *skel, int offset, struct netns *ns)
 {
 	__u64 completed = quota_release_completed(skel);
-	int i;
+	int cur, ok;
 
 	skel->bss->quota_slot_offset = offset;
 	if (!ASSERT_OK(run_prog(skel->progs.ksock_quota_release, NULL), "ksock_quota_release"))
 		return -1;
-	for (i = 0; i < 10000; i++) {
-		if (quota_release_completed(skel) - completed >= skel->bss->quota_released)
-			break;
-		sleep_ms(1);
-	}
-	if (!ASSERT_EQ(quota_release_completed(skel) - completed,
-		       skel->bss->quota_released, "deferred releases completed"))
+	cur = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (!ASSERT_GE(cur, 0, "open /proc/self/ns/net"))
 		return -1;
-	return skel->bss->quota_released;
+	ok = ASSERT_OK(setns(ns->self, CLONE_NEWNET) ? -errno : 0, "enter the slots' netns") &&
+	     quota_settles(0, "deferred releases completed: netns counter 0");
+	if (setns(cur, CLONE_NEWNET))
+		ok = ASSERT_OK(-errno, "setns back");
+	close(cur);
+	printf("# released %u, fexit count %llu, recursion misses %llu/%llu\n",
+	       skel->bss->quota_released,
+	       (unsigned long long)(quota_release_completed(skel) - completed),
+	       prog_misses(skel->progs.ksock_release_work_enter),
+	       prog_misses(skel->progs.ksock_release_work_exit));
+	return ok ? (int)skel->bss->quota_released : -1;
 }
 
 static bool ksock_expect_quota(struct ksock_quota *skel, int offset, const char *name)
@@ -104,7 +131,7 @@ KT_TEST(30, test_ksock_net_quota)
 	if (!ksock_expect_quota(skel, KSOCK_QUOTA_NS2_OFFSET, "second netns quota"))
 		goto out;
 
-	released = ksock_release_quota_slots(skel, KSOCK_QUOTA_NS2_OFFSET);
+	released = ksock_release_quota_slots(skel, KSOCK_QUOTA_NS2_OFFSET, &ns2);
 	if (!ASSERT_EQ(released, 2, "second netns quota released"))
 		goto out;
 	if (!ASSERT_EQ(quota_count(), 0, "second netns counter after release"))
@@ -113,10 +140,10 @@ KT_TEST(30, test_ksock_net_quota)
 	/* Both released slots must become available again. */
 	ksock_expect_quota(skel, KSOCK_QUOTA_NS2_OFFSET, "recovered quota");
 out:
-	if (skel) {
-		ksock_release_quota_slots(skel, KSOCK_QUOTA_NS2_OFFSET);
-		ksock_release_quota_slots(skel, KSOCK_QUOTA_NS1_OFFSET);
-	}
+	if (skel && ns2.self >= 0)
+		ksock_release_quota_slots(skel, KSOCK_QUOTA_NS2_OFFSET, &ns2);
+	if (skel && ns1.self >= 0)
+		ksock_release_quota_slots(skel, KSOCK_QUOTA_NS1_OFFSET, &ns1);
 	if (ns2.in) {
 		ASSERT_EQ(quota_count(), 0, "second netns counter back to 0");
 		if (ns1.self >= 0 && !setns(ns1.self, CLONE_NEWNET))
