@@ -25,29 +25,20 @@ struct mac_ctx {
 	__u8  msg[MAC_MAX_LEN + 4];
 };
 
+/* 0 and the MAC in out, or a negative errno, or the program's nonzero retval. */
 static int run_mac(struct bpf_program *prog, struct mac_ctx *c, __u64 *out,
 		   struct mac *skel)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = c, .ctx_size_in = sizeof(*c));
-	int err;
+	int err, retval = 0;
 
 	skel->bss->mac = 0;
-	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+	err = run_prog_ctx(prog, c, sizeof(*c), &retval);
 	if (err)
-		return -errno;
-	if (opts.retval)
-		return (int)opts.retval;
+		return err;
+	if (retval)
+		return retval;
 	*out = skel->bss->mac;
 	return 0;
-}
-
-static int run_prog_ctx(struct bpf_program *prog, struct mac_ctx *c)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = c, .ctx_size_in = sizeof(*c));
-
-	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
-		return -errno;
-	return (int)opts.retval;
 }
 
 static __u64 le64(const volatile __u8 *p)
@@ -69,11 +60,13 @@ static void mac_timing(struct mac *skel, struct mac_ctx *c)
 {
 	static const unsigned lens[] = { 0, 94, 340 };
 	unsigned i;
-	int ret;
+	int ret, err, rv;
 
 	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		rv = 0;
 		c->len = lens[i];
-		ret = run_prog_ctx(skel->progs.mac_bench, c);
+		err = run_prog_ctx(skel->progs.mac_bench, c, sizeof(*c), &rv);
+		ret = err ? err : rv;
 		if (ret)
 			printf("# mac_bench, %u bytes: %s\n", lens[i], errno_str(ret));
 		else
@@ -87,7 +80,7 @@ KT_TEST(80, test_mac_vectors)
 	struct mac_ctx c = { 0 };
 	struct mac *skel;
 	unsigned i, n = 0;
-	__u64 got;
+	__u64 got = 0;
 
 	if (!tap_case_begin("mac_bpf_siphash_vectors"))
 		return;
