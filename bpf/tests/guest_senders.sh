@@ -61,7 +61,11 @@ recv() {
 opens() { for i in $(seq "$1" "$2"); do : < /tmp/bw/f$i; done; }
 # reconcile NAME VIA N: the receiver and status --json both say N
 reconcile() {
-	wait $RPID; check "$1: receiver exit status" $? 0
+	local rc
+	wait $RPID; rc=$?
+	check "$1: receiver exit status" $rc 0
+	# the receiver says why it failed: keep that in the TAP log
+	[ "$rc" = 0 ] || sed 's/^/#   /' /tmp/$1.out
 	check "$1: receiver valid datagrams" "$(jget /tmp/$1.json valid)" "$3"
 	check "$1: receiver lost" "$(jget /tmp/$1.json lost)" 0
 	"$A" status --json "$2" > /tmp/$1.status
