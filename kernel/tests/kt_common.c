@@ -40,19 +40,6 @@ int sh(const char *fmt, ...)
 	return st;
 }
 
-int run_prog(struct bpf_program *prog, int *retval)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	int err;
-
-	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
-	if (err)
-		err = -errno;
-	if (retval)
-		*retval = opts.retval;
-	return err;
-}
-
 int run_prog_ctx(struct bpf_program *prog, void *ctx, __u32 size, int *retval)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = ctx, .ctx_size_in = size);
@@ -64,6 +51,12 @@ int run_prog_ctx(struct bpf_program *prog, void *ctx, __u32 size, int *retval)
 	if (retval)
 		*retval = opts.retval;
 	return err;
+}
+
+/* No context: the same run, with ctx_in NULL and size 0. */
+int run_prog(struct bpf_program *prog, int *retval)
+{
+	return run_prog_ctx(prog, NULL, 0, retval);
 }
 
 int run_prog_ctx_without_cap(struct bpf_program *prog, void *ctx, __u32 size,
