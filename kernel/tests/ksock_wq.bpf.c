@@ -6,27 +6,7 @@
  */
 #include "vmlinux.h"
 #include "kt_bpf.h"
-
-extern int bpf_wq_init(struct bpf_wq *wq, void *p__map, unsigned int flags) __ksym;
-extern int bpf_wq_start(struct bpf_wq *wq, unsigned int flags) __ksym;
-extern int bpf_wq_set_callback_impl(struct bpf_wq *wq,
-		int (callback_fn)(void *map, int *key, void *value),
-		unsigned int flags, void *aux__ign) __ksym;
-
-struct elem {
-	struct bpf_wq w;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, int);
-	__type(value, struct elem);
-} wq_map SEC(".maps");
-
-int wq_err = 1;
-int wq_created;
-__u32 wq_done;
+#include "kt_wq.bpf.h"
 
 static int ksock_wq_cb(void *map, int *key, void *value)
 {
@@ -48,22 +28,6 @@ static int ksock_wq_cb(void *map, int *key, void *value)
 	return 0;
 }
 
-SEC("syscall")
-int ksock_wq_start(void *ctx)
-{
-	struct elem *val;
-	int key = 0;
-
-	val = bpf_map_lookup_elem(&wq_map, &key);
-	if (!val)
-		return -ENOENT;
-	if (bpf_wq_init(&val->w, &wq_map, 0))
-		return -1;
-	if (bpf_wq_set_callback_impl(&val->w, ksock_wq_cb, 0, NULL))
-		return -2;
-	if (bpf_wq_start(&val->w, 0))
-		return -3;
-	return 0;
-}
+KT_WQ_START_PROG(ksock_wq_start, ksock_wq_cb)
 
 char __license[] SEC("license") = "GPL";

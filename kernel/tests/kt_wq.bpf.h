@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the bpf_wq tests share: the wq kfuncs, a one-slot map holding the
+ * bpf_wq, the callback's results, and the SYSCALL program that starts it.
+ */
+#ifndef KT_WQ_BPF_H
+#define KT_WQ_BPF_H
+
+extern int bpf_wq_init(struct bpf_wq *wq, void *p__map, unsigned int flags) __ksym;
+extern int bpf_wq_start(struct bpf_wq *wq, unsigned int flags) __ksym;
+extern int bpf_wq_set_callback_impl(struct bpf_wq *wq,
+		int (callback_fn)(void *map, int *key, void *value),
+		unsigned int flags, void *aux__ign) __ksym;
+
+struct elem {
+	struct bpf_wq w;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct elem);
+} wq_map SEC(".maps");
+
+/* Set by the callback: its kfunc's err, whether it got an object, done. */
+int wq_err = 1;
+int wq_created;
+__u32 wq_done;
+
+/*
+ * A SYSCALL program NAME that runs CB once in a kworker. A macro, not a
+ * function: the verifier needs CB as a constant at the kfunc call.
+ */
+#define KT_WQ_START_PROG(name, cb)					\
+SEC("syscall")								\
+int name(void *ctx)							\
+{									\
+	struct elem *val;						\
+	int key = 0;							\
+									\
+	val = bpf_map_lookup_elem(&wq_map, &key);			\
+	if (!val)							\
+		return -ENOENT;						\
+	if (bpf_wq_init(&val->w, &wq_map, 0))				\
+		return -1;						\
+	if (bpf_wq_set_callback_impl(&val->w, cb, 0, NULL))		\
+		return -2;						\
+	if (bpf_wq_start(&val->w, 0))					\
+		return -3;						\
+	return 0;							\
+}
+
+#endif /* KT_WQ_BPF_H */
