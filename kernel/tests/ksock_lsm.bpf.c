@@ -115,22 +115,6 @@ int BPF_PROG(deny_sndbufforce, struct socket *sock, int level, int optname, int 
 	return deny_setsockopt ? -EACCES : 0;
 }
 
-/* Takes a reference on the map's ksock, or NULL. */
-static __always_inline struct bpf_ksock *ksock_get(void)
-{
-	struct __ksock_ctx_value *v = ksock_ctx_value_lookup();
-	struct bpf_ksock *ks = NULL, *tmp;
-
-	if (!v)
-		return NULL;
-	bpf_rcu_read_lock();
-	tmp = v->ctx;
-	if (tmp)
-		ks = bpf_ksock_acquire(tmp);
-	bpf_rcu_read_unlock();
-	return ks;
-}
-
 SEC("lsm.s/socket_bind")
 int BPF_PROG(send_on_bind, struct socket *sock, struct sockaddr *address,
 	     int addrlen, int ret)
@@ -140,7 +124,7 @@ int BPF_PROG(send_on_bind, struct socket *sock, struct sockaddr *address,
 	if (ret || !is_target())
 		return ret;
 	__sync_fetch_and_add(&bind_calls, 1);
-	ks = ksock_get();
+	ks = ksock_ctx_acquire();
 	if (!ks) {
 		bind_send = -ENOENT;
 		return 0;
@@ -158,7 +142,7 @@ int BPF_PROG(race_send, struct file *file, int ret)
 
 	if (ret || !race_on || !is_target())
 		return ret;
-	ks = ksock_get();
+	ks = ksock_ctx_acquire();
 	if (!ks) {
 		__sync_fetch_and_add(&race_nosock, 1);
 		return 0;

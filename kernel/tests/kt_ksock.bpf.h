@@ -24,6 +24,22 @@ static inline struct __ksock_ctx_value *ksock_ctx_value_lookup(void)
 	return bpf_map_lookup_elem(&__ksock_ctx_map, &key);
 }
 
+/* A reference on the map's ksock, as an LSM program would hold one, or NULL. */
+static __always_inline struct bpf_ksock *ksock_ctx_acquire(void)
+{
+	struct __ksock_ctx_value *v = ksock_ctx_value_lookup();
+	struct bpf_ksock *ks = NULL, *tmp;
+
+	if (!v)
+		return NULL;
+	bpf_rcu_read_lock();
+	tmp = v->ctx;
+	if (tmp)
+		ks = bpf_ksock_acquire(tmp);
+	bpf_rcu_read_unlock();
+	return ks;
+}
+
 static inline int ksock_ctx_insert(struct bpf_ksock *ctx)
 {
 	struct __ksock_ctx_value *v;

@@ -10,22 +10,6 @@
 
 char buf[16];
 
-/* A ksock taken from the map, as an LSM program would hold one. */
-static __always_inline struct bpf_ksock *get_ksock(void)
-{
-	struct __ksock_ctx_value *v = ksock_ctx_value_lookup();
-	struct bpf_ksock *ks = NULL, *tmp;
-
-	if (!v)
-		return NULL;
-	bpf_rcu_read_lock();
-	tmp = v->ctx;
-	if (tmp)
-		ks = bpf_ksock_acquire(tmp);
-	bpf_rcu_read_unlock();
-	return ks;
-}
-
 SEC("lsm.s/file_open")
 __failure __msg("calling kernel function bpf_ksock_create is not allowed")
 int BPF_PROG(lsm_ksock_create, struct file *file)
@@ -45,7 +29,7 @@ __failure __msg("calling kernel function bpf_ksock_bind is not allowed")
 int BPF_PROG(lsm_ksock_bind, struct file *file)
 {
 	struct bpf_ksock_addr_opts a = { .family = AF_INET };
-	struct bpf_ksock *ks = get_ksock();
+	struct bpf_ksock *ks = ksock_ctx_acquire();
 
 	if (!ks)
 		return 0;
@@ -59,7 +43,7 @@ __failure __msg("calling kernel function bpf_ksock_connect is not allowed")
 int BPF_PROG(lsm_ksock_connect, struct file *file)
 {
 	struct bpf_ksock_addr_opts a = { .family = AF_INET, .port = 9 };
-	struct bpf_ksock *ks = get_ksock();
+	struct bpf_ksock *ks = ksock_ctx_acquire();
 
 	if (!ks)
 		return 0;
@@ -72,7 +56,7 @@ SEC("lsm/file_open")
 __failure __msg("program must be sleepable to call sleepable kfunc bpf_ksock_send")
 int BPF_PROG(lsm_nonsleepable_ksock_send, struct file *file)
 {
-	struct bpf_ksock *ks = get_ksock();
+	struct bpf_ksock *ks = ksock_ctx_acquire();
 
 	if (!ks)
 		return 0;
