@@ -154,6 +154,8 @@ static const char usage_up[] =
 "  --ssh-config FILE ssh -F FILE for remote hosts (IdentityFile, UserKnownHostsFile)\n"
 "  --part NAME       a topology split across machines: boot only part NAME; its\n"
 "                    segments meet the other parts' over VXLAN (in the underlay netns)\n"
+"  --icount HOST     boot guest HOST with -icount shift=0,sleep=off (its clock\n"
+"                    counts instructions; repeatable; the topology key `icount on`)\n"
 "  -q, --quiet       no progress lines\n"
 "Exit status: 0 ready, 1 failed (everything torn down), 2 bad usage/topology.\n";
 
@@ -166,6 +168,8 @@ static const char usage_bench[] =
 struct up_ctx {
 	struct lab_up_opts o;
 	int repeat;
+	const char *icount[TOPO_MAX_HOSTS];	/* --icount HOST, as the topology's icount key */
+	int nicount;
 };
 
 static int up_opt(int c, const char *arg, void *p)
@@ -188,8 +192,30 @@ static int up_opt(int c, const char *arg, void *p)
 	case 'U': u->o.underlay_netns = arg; return 0;
 	case 'S': u->o.ssh_config = arg; return 0;
 	case 'P': u->o.part = arg; return 0;
+	case 'I':
+		if (u->nicount == TOPO_MAX_HOSTS)
+			return -1;
+		u->icount[u->nicount++] = arg;
+		return 0;
 	}
 	return -1;
+}
+
+/* --icount HOST: that guest boots as if its topology said `icount on`. */
+static int up_icount(const struct up_ctx *u, struct topology *t)
+{
+	for (int i = 0; i < u->nicount; i++) {
+		int hi = 0;
+
+		while (hi < t->nhosts && strcmp(t->hosts[hi].name, u->icount[i]))
+			hi++;
+		if (hi == t->nhosts || t->hosts[hi].remote.on) {
+			pr_warn("--icount %s: no guest of that name in %s", u->icount[i], t->path);
+			return LAB_EUSAGE;
+		}
+		t->hosts[hi].icount = true;
+	}
+	return 0;
 }
 
 static const struct option up_opts[] = {
@@ -204,6 +230,7 @@ static const struct option up_opts[] = {
 	{ "underlay-netns", required_argument, NULL, 'U' },
 	{ "ssh-config", required_argument, NULL, 'S' },
 	{ "part", required_argument, NULL, 'P' },
+	{ "icount", required_argument, NULL, 'I' },
 	{ 0 }
 };
 
@@ -223,6 +250,8 @@ static int do_up(int argc, char **argv, bool bench)
 	if (!t)
 		return LAB_FAIL;
 	ret = load_topology(argv[0], t);
+	if (!ret)
+		ret = up_icount(&u, t);
 	if (ret) {
 		free(t);
 		return ret;

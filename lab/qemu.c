@@ -11,6 +11,7 @@
 #include "errnames.h"
 #include "lab-config.h"
 #include "lab.h"
+#include "log.h"
 
 static long host_tsc_khz(void)
 {
@@ -119,7 +120,8 @@ void qemu_choose_accel(struct lab_run *r, const char *accel, char *why, size_t w
 static void add_kernel_params(struct argv *a, const struct lab_guest *g, const struct topo_host *h,
 			      const char *append)
 {
-	long tsc = host_tsc_khz();
+	/* Under icount QEMU's TSC ticks once per ns of its instruction clock. */
+	long tsc = h->icount ? 1000000 : host_tsc_khz();
 	char tscarg[64] = "";
 
 	if (tsc > 0)
@@ -135,12 +137,25 @@ static void add_kernel_params(struct argv *a, const struct lab_guest *g, const s
 
 static void add_machine(struct argv *a, const struct lab_run *r, const struct topo_host *h)
 {
-	argv_add(a, "-name"); argv_add(a, "bpfwire-%s-%s,process=bpfwire-%s", r->id, h->name, h->name);
+	/* debug-threads: vCPU threads are "CPU N/TCG", so bpfwire-bench can pin them. */
+	argv_add(a, "-name"); argv_add(a, "bpfwire-%s-%s,process=bpfwire-%s,debug-threads=on", r->id,
+					h->name, h->name);
 	if (!strcmp(r->accel, "kvm")) {
+		if (h->icount)
+			pr_warn("%s: icount needs TCG; under KVM its clock is not an instruction count",
+				h->name);
 		argv_add(a, "-accel"); argv_add(a, "kvm");
 	} else {
 		argv_add(a, "-accel"); argv_add(a, "tcg");
 		argv_add(a, "-cpu"); argv_add(a, "max");
+		/*
+		 * The guest's clock advances 1 ns per guest instruction, and when
+		 * idle jumps to the next timer: costs become instruction counts,
+		 * blind to host load (lab/README.md, "icount").
+		 */
+		if (h->icount) {
+			argv_add(a, "-icount"); argv_add(a, "shift=0,sleep=off");
+		}
 	}
 	argv_add(a, "-machine"); argv_add(a, "pc");
 	argv_add(a, "-m"); argv_add(a, "%u", h->memory_mib);

@@ -185,6 +185,16 @@ static int host_router(struct parser *p, int hi, char **tok, int n, const char *
 	return 0;
 }
 
+static int host_icount(struct parser *p, int hi, char **tok, int n, const char *rest)
+{
+	struct topo_host *h = &p->t->hosts[hi];
+
+	(void)rest;
+	if (n != 2 || !parse_onoff(tok[1], &h->icount))
+		return fail(p, p->line, "'icount' takes on or off");
+	return 0;
+}
+
 static int host_append(struct parser *p, int hi, char **tok, int n, const char *rest)
 {
 	struct topo_host *h = &p->t->hosts[hi];
@@ -369,6 +379,7 @@ static const struct {
 	{ "memory", host_memory },
 	{ "cpus", host_cpus },
 	{ "router", host_router },
+	{ "icount", host_icount },
 	{ "append", host_append },
 	{ "nic", host_nic },
 	{ "address", host_address },

@@ -98,6 +98,7 @@ struct topo_host {
 	unsigned memory_mib;
 	unsigned cpus;
 	bool router;
+	bool icount;			/* -icount shift=0,sleep=off: its clock counts instructions */
 	char append[256];		/* extra kernel command line */
 	int nnics, nroutes, nsysctls;
 	struct topo_nic nics[TOPO_MAX_NICS];
