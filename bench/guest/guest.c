@@ -242,6 +242,102 @@ static int pace(uint64_t t0, uint64_t i, uint64_t rate)
 	return 0;
 }
 
+/* ---- after a burst: when did the last frame leave, when did the agent stop - */
+
+static int read_u64_file(const char *path, uint64_t *v)
+{
+	char *t = read_file(path, NULL), *end;
+	int ok;
+
+	if (!t)
+		return -1;
+	*v = strtoull(t, &end, 10);
+	ok = end != t;
+	free(t);
+	return ok ? 0 : -1;
+}
+
+static int tx_packets(const char *dev, uint64_t *v)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/tx_packets", dev);
+	return read_u64_file(path, v);
+}
+
+/*
+ * The sender-limited span: from t0 (the burst's start) to the last time
+ * the NIC's tx_packets moved, polled every 2 ms until it stood still for
+ * 500 ms; the loop's own end if it never moved after it. Frames a queue or
+ * the ringbuf agent sends after the loop count in it.
+ */
+struct tx_span {
+	int ok;
+	uint64_t packets, span_ns;
+};
+
+static void tx_wait(const char *dev, uint64_t t0, uint64_t p0, uint64_t loop_end,
+		    struct tx_span *ts)
+{
+	struct timespec tick = { 0, 2 * 1000 * 1000 };
+	struct bg_settle st;
+	uint64_t v;
+
+	ts->ok = 0;
+	bg_settle_init(&st, 500ull * 1000 * 1000);
+	for (;;) {
+		if (tx_packets(dev, &v))
+			return;
+		if (bg_settle_feed(&st, now_ns(), v))
+			break;
+		nanosleep(&tick, NULL);
+	}
+	ts->ok = 1;
+	ts->packets = st.value - p0;
+	ts->span_ns = (st.last_change_ns ? st.last_change_ns : loop_end) - t0;
+}
+
+static void tx_put(struct json_object *o, const struct tx_span *ts)
+{
+	json_object_object_add(o, "tx_packets", ts->ok ? json_object_new_int64(ts->packets) : NULL);
+	json_object_object_add(o, "tx_span_ns", ts->ok ? json_object_new_int64(ts->span_ns) : NULL);
+}
+
+/* The CPU time of process pid, ns (under icount: its instructions). */
+static int proc_cpu_ns(pid_t pid, uint64_t *ns)
+{
+	struct timespec ts;
+	clockid_t cid;
+
+	if (clock_getcpuclockid(pid, &cid) || clock_gettime(cid, &ts))
+		return -1;
+	*ns = ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	return 0;
+}
+
+/*
+ * What the agent spends after the loop, forwarding the backlog: its CPU
+ * time until it stood still for 60 ms (polled every 20 ms). -1 when the
+ * process is gone.
+ */
+static int agent_drain(pid_t pid, uint64_t *ns)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	struct bg_settle st;
+	uint64_t v;
+
+	bg_settle_init(&st, 60ull * 1000 * 1000);
+	for (;;) {
+		if (proc_cpu_ns(pid, &v))
+			return -1;
+		if (bg_settle_feed(&st, now_ns(), v))
+			break;
+		nanosleep(&tick, NULL);
+	}
+	*ns = st.value - st.first;
+	return 0;
+}
+
 /* ---- opens --latency: the ring buffer reader ---------------------------- */
 
 struct lat {
@@ -426,7 +522,7 @@ static void opens_usage(FILE *f)
 	fprintf(f,
 "usage: " PROG " opens --path FILE --count N [--rate R]\n"
 "           [--latency --port P [--xmit-func NAME] [--drain-ms MS]]\n"
-"           [--dev IF] --json OUT\n"
+"           [--tx-wait] [--dev IF] --json OUT\n"
 "\n"
 "N times open(FILE, O_RDONLY) and close(): the events an installed sender\n"
 "turns into datagrams. FILE must exist (it is not created: that would be an\n"
@@ -443,6 +539,9 @@ static void opens_usage(FILE *f)
 "                    virtio_net's ndo_start_xmit)\n"
 "  --drain-ms MS     after the loop, wait until no datagram came for MS ms\n"
 "                    (default 2000)\n"
+"  --tx-wait         after the loop, wait until IF's tx_packets stood still\n"
+"                    for 500 ms: tx_packets, and tx_span_ns from the loop's\n"
+"                    start to its last move (the sender-limited span)\n"
 "  --dev IF          the device of the drop counters and the probe (eth0)\n"
 "  --json OUT        write the JSON result to OUT\n");
 }
@@ -468,6 +567,19 @@ static int open_loop(const char *path, uint64_t count, uint64_t rate,
 	return 0;
 }
 
+static void opens_put(struct json_object *o, const char *path, uint64_t count, uint64_t rate,
+		      uint64_t late, uint64_t elapsed, uint64_t errors)
+{
+	json_object_object_add(o, "path", json_object_new_string(path));
+	json_object_object_add(o, "count", json_object_new_int64(count));
+	json_object_object_add(o, "rate_target", rate ? json_object_new_int64(rate) : NULL);
+	json_object_object_add(o, "late", json_object_new_int64(late));
+	json_object_object_add(o, "elapsed_ns", json_object_new_int64(elapsed));
+	json_object_object_add(o, "rate_offered", json_object_new_double(count * 1e9 / elapsed));
+	json_object_object_add(o, "ns_per_open", json_object_new_double((double)elapsed / count));
+	json_object_object_add(o, "open_errors", json_object_new_int64(errors));
+}
+
 static int cmd_opens(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -478,16 +590,19 @@ static int cmd_opens(int argc, char **argv)
 		{ "port", required_argument, 0, 'P' },
 		{ "xmit-func", required_argument, 0, 'x' },
 		{ "drain-ms", required_argument, 0, 'D' },
+		{ "tx-wait", no_argument, 0, 'T' },
 		{ "dev", required_argument, 0, 'd' },
 		{ "json", required_argument, 0, 'j' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0 }
 	};
 	struct out out = { .dev = "eth0" };
+	struct tx_span ts = { 0 };
+	uint64_t t0, p0 = 0;
 	const char *path = NULL, *func = NULL;
 	uint64_t count = 0, rate = 0, port = 0, drain_ms = 2000;
 	uint64_t errors, late, elapsed;
-	int c, latency = 0, have_drain = 0, ret;
+	int c, latency = 0, have_drain = 0, ret, txw = 0;
 	struct counters before, after;
 	struct lat l = { 0 };
 
@@ -504,6 +619,7 @@ static int cmd_opens(int argc, char **argv)
 				return 2;
 			have_drain = 1;
 			break;
+		case 'T': txw = 1; break;
 		case 'd': out.dev = optarg; break;
 		case 'j': out.json_path = optarg; break;
 		case 'h': opens_usage(stdout); return 0;
@@ -537,23 +653,21 @@ static int cmd_opens(int argc, char **argv)
 	}
 
 	counters_read(out.dev, &before);
+	if (txw && tx_packets(out.dev, &p0))
+		pr_warn("warning: cannot read %s's tx_packets", out.dev);
+	t0 = now_ns();
 	open_loop(path, count, rate, &errors, &late, &elapsed);
+	if (txw)
+		tx_wait(out.dev, t0, p0, t0 + elapsed, &ts);
 	if (latency) {
 		l.loop_done = 1;
 		pthread_join(l.thr, NULL);
 	}
 	counters_read(out.dev, &after);
 
-	json_object_object_add(out.o, "path", json_object_new_string(path));
-	json_object_object_add(out.o, "count", json_object_new_int64(count));
-	json_object_object_add(out.o, "rate_target", rate ? json_object_new_int64(rate) : NULL);
-	json_object_object_add(out.o, "late", json_object_new_int64(late));
-	json_object_object_add(out.o, "elapsed_ns", json_object_new_int64(elapsed));
-	json_object_object_add(out.o, "rate_offered",
-			       json_object_new_double(count * 1e9 / elapsed));
-	json_object_object_add(out.o, "ns_per_open",
-			       json_object_new_double((double)elapsed / count));
-	json_object_object_add(out.o, "open_errors", json_object_new_int64(errors));
+	opens_put(out.o, path, count, rate, late, elapsed, errors);
+	if (txw)
+		tx_put(out.o, &ts);
 	counters_put(out.o, &before, &after);
 
 	printf("opens: %" PRIu64 " in %.3f s, %.0f/s, %.2f us/open, %" PRIu64 " errors",
@@ -584,7 +698,8 @@ static int cmd_opens(int argc, char **argv)
 static void cost_usage(FILE *f)
 {
 	fprintf(f,
-"usage: " PROG " cost --path FILE --count N [--repeats R] [--dev IF] --json OUT\n"
+"usage: " PROG " cost --path FILE --count N [--repeats R] [--agent-pid PID]\n"
+"           [--dev IF] --json OUT\n"
 "\n"
 "R rounds of N open(FILE, O_RDONLY)+close(), each timed: what one open()\n"
 "costs. Run it with no sender and with each sender; the difference is what\n"
@@ -597,8 +712,85 @@ static void cost_usage(FILE *f)
 "  --path FILE    the file to open (must exist)\n"
 "  --count N      opens per round\n"
 "  --repeats R    rounds (default 5)\n"
+"  --agent-pid P  the ringbuf agent: each round's ns per open also counts the\n"
+"                 agent's CPU time after the loop, until it has forwarded\n"
+"                 every event (its CPU clock still for 60 ms)\n"
 "  --dev IF       the device of the drop counters (eth0)\n"
 "  --json OUT     write the JSON result to OUT\n");
+}
+
+struct cost_res {
+	uint64_t count, repeats, errors, total, *calls, *drain;
+	double *per, *sorted;
+	long agent;			/* --agent-pid, 0: none */
+};
+
+static void cost_put(struct out *out, const char *path, struct cost_res *c)
+{
+	uint64_t n = c->count * c->repeats, R = c->repeats;
+	struct json_object *rounds = json_object_new_array(), *dr = json_object_new_array();
+	long double sum = 0;
+
+	bg_sort_u64(c->calls, n);
+	for (uint64_t i = 0; i < n; i++)
+		sum += c->calls[i];
+	memcpy(c->sorted, c->per, R * sizeof(*c->per));
+	/* R is small: insertion sort; the median is the nearest-rank p50. */
+	for (uint64_t i = 1; i < R; i++)
+		for (uint64_t j = i; j > 0 && c->sorted[j - 1] > c->sorted[j]; j--) {
+			double t = c->sorted[j];
+
+			c->sorted[j] = c->sorted[j - 1];
+			c->sorted[j - 1] = t;
+		}
+	for (uint64_t r = 0; r < R; r++) {
+		json_object_array_add(rounds, json_object_new_double(c->per[r]));
+		json_object_array_add(dr, json_object_new_int64(c->drain[r]));
+	}
+	json_object_object_add(out->o, "call_mean_ns", json_object_new_double((double)(sum / n)));
+	json_object_object_add(out->o, "path", json_object_new_string(path));
+	json_object_object_add(out->o, "count", json_object_new_int64(c->count));
+	json_object_object_add(out->o, "repeats", json_object_new_int64(R));
+	json_object_object_add(out->o, "rounds", rounds);
+	json_object_object_add(out->o, "agent_pid", c->agent ? json_object_new_int64(c->agent) : NULL);
+	json_object_object_add(out->o, "agent_drain_ns", c->agent ? dr : NULL);
+	if (!c->agent)
+		json_object_put(dr);
+	json_object_object_add(out->o, "min", json_object_new_double(c->sorted[0]));
+	json_object_object_add(out->o, "median", json_object_new_double(c->sorted[(R + 1) / 2 - 1]));
+	json_object_object_add(out->o, "max", json_object_new_double(c->sorted[R - 1]));
+	json_object_object_add(out->o, "elapsed_ns", json_object_new_int64(c->total));
+	json_object_object_add(out->o, "call_p50_ns", json_object_new_int64(
+		bg_percentile(c->calls, n, 50)));
+	json_object_object_add(out->o, "call_p90_ns", json_object_new_int64(
+		bg_percentile(c->calls, n, 90)));
+	json_object_object_add(out->o, "open_errors", json_object_new_int64(c->errors));
+}
+
+/*
+ * R rounds: N opens in a loop, then (with an agent) its CPU time until it has
+ * forwarded the backlog, which the round's ns per open includes; then N
+ * singly timed opens, and the agent's drain of those, not counted.
+ */
+static int cost_rounds(const char *path, struct cost_res *c)
+{
+	for (uint64_t r = 0; r < c->repeats; r++) {
+		uint64_t e, late, elapsed, rest = 0;
+
+		open_loop(path, c->count, 0, &e, &late, &elapsed);
+		if (c->agent && agent_drain(c->agent, &c->drain[r]))
+			return -1;
+		c->errors += e;
+		c->total += elapsed + c->drain[r];
+		c->per[r] = (double)(elapsed + c->drain[r]) / c->count;
+		for (uint64_t i = 0; i < c->count; i++) {
+			open_loop(path, 1, 0, &e, &late, &c->calls[r * c->count + i]);
+			c->errors += e;
+		}
+		if (c->agent && agent_drain(c->agent, &rest))
+			return -1;
+	}
+	return 0;
 }
 
 static int cmd_cost(int argc, char **argv)
@@ -607,24 +799,25 @@ static int cmd_cost(int argc, char **argv)
 		{ "path", required_argument, 0, 'p' },
 		{ "count", required_argument, 0, 'n' },
 		{ "repeats", required_argument, 0, 'R' },
+		{ "agent-pid", required_argument, 0, 'a' },
 		{ "dev", required_argument, 0, 'd' },
 		{ "json", required_argument, 0, 'j' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0 }
 	};
 	struct out out = { .dev = "eth0" };
-	const char *path = NULL;
-	uint64_t count = 0, repeats = 5, errors = 0, total = 0, *calls;
+	struct cost_res c = { .repeats = 5 };
 	struct counters before, after;
-	struct json_object *rounds;
-	double *per, *sorted;
-	int c;
+	const char *path = NULL;
+	uint64_t pid = 0, ns;
+	int c_, ret;
 
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
+	while ((c_ = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c_) {
 		case 'p': path = optarg; break;
-		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &count)) return 2; break;
-		case 'R': if (opt_uint("--repeats", optarg, 1, 1000, &repeats)) return 2; break;
+		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &c.count)) return 2; break;
+		case 'R': if (opt_uint("--repeats", optarg, 1, 1000, &c.repeats)) return 2; break;
+		case 'a': if (opt_uint("--agent-pid", optarg, 1, 1u << 22, &pid)) return 2; break;
 		case 'd': out.dev = optarg; break;
 		case 'j': out.json_path = optarg; break;
 		case 'h': cost_usage(stdout); return 0;
@@ -635,76 +828,40 @@ static int cmd_cost(int argc, char **argv)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (!path)
 		return usage_error("missing --path FILE");
-	if (!count)
+	if (!c.count)
 		return usage_error("missing --count N");
 	if (opt_common(&out))
 		return 2;
 	if (access(path, R_OK))
 		return out_fail(&out, "cannot open %s: %s (create it first)", path, errno_text(errno));
+	c.agent = (long)pid;
+	if (c.agent && proc_cpu_ns(c.agent, &ns))
+		return out_fail(&out, "--agent-pid %ld: no CPU clock: %s", c.agent, errno_text(errno));
 
-	per = calloc(repeats, sizeof(*per));
-	sorted = calloc(repeats, sizeof(*sorted));
-	calls = calloc(count * repeats, sizeof(*calls));
-	if (!per || !sorted || !calls)
+	c.per = calloc(c.repeats, sizeof(*c.per));
+	c.sorted = calloc(c.repeats, sizeof(*c.sorted));
+	c.drain = calloc(c.repeats, sizeof(*c.drain));
+	c.calls = calloc(c.count * c.repeats, sizeof(*c.calls));
+	if (!c.per || !c.sorted || !c.calls || !c.drain)
 		return out_fail(&out, "out of memory");
 	out_begin(&out);
 	counters_read(out.dev, &before);
-	for (uint64_t r = 0; r < repeats; r++) {
-		uint64_t e, late, elapsed;
-
-		open_loop(path, count, 0, &e, &late, &elapsed);
-		errors += e;
-		total += elapsed;
-		per[r] = (double)elapsed / count;
-		for (uint64_t i = 0; i < count; i++) {
-			open_loop(path, 1, 0, &e, &late, &calls[r * count + i]);
-			errors += e;
-		}
+	if (cost_rounds(path, &c)) {
+		ret = out_fail(&out, "the agent (pid %ld) went away during the rounds", c.agent);
+	} else {
+		counters_read(out.dev, &after);
+		cost_put(&out, path, &c);
+		counters_put(out.o, &before, &after);
+		printf("cost: %" PRIu64 " x %" PRIu64 " opens, ns/open min %.0f median %.0f max %.0f, "
+		       "%" PRIu64 " errors\n", c.repeats, c.count, c.sorted[0],
+		       c.sorted[(c.repeats + 1) / 2 - 1], c.sorted[c.repeats - 1], c.errors);
+		ret = out_done(&out);
 	}
-	bg_sort_u64(calls, count * repeats);
-	{
-		long double sum = 0;
-
-		for (uint64_t i = 0; i < count * repeats; i++)
-			sum += calls[i];
-		json_object_object_add(out.o, "call_mean_ns",
-				       json_object_new_double((double)(sum / (count * repeats))));
-	}
-	counters_read(out.dev, &after);
-
-	memcpy(sorted, per, repeats * sizeof(*per));
-	/* R is small: insertion sort; the median is the nearest-rank p50. */
-	for (uint64_t i = 1; i < repeats; i++)
-		for (uint64_t j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
-			double t = sorted[j];
-
-			sorted[j] = sorted[j - 1];
-			sorted[j - 1] = t;
-		}
-	rounds = json_object_new_array();
-	for (uint64_t r = 0; r < repeats; r++)
-		json_object_array_add(rounds, json_object_new_double(per[r]));
-	json_object_object_add(out.o, "path", json_object_new_string(path));
-	json_object_object_add(out.o, "count", json_object_new_int64(count));
-	json_object_object_add(out.o, "repeats", json_object_new_int64(repeats));
-	json_object_object_add(out.o, "rounds", rounds);
-	json_object_object_add(out.o, "min", json_object_new_double(sorted[0]));
-	json_object_object_add(out.o, "median", json_object_new_double(sorted[(repeats + 1) / 2 - 1]));
-	json_object_object_add(out.o, "max", json_object_new_double(sorted[repeats - 1]));
-	json_object_object_add(out.o, "elapsed_ns", json_object_new_int64(total));
-	json_object_object_add(out.o, "call_p50_ns", json_object_new_int64(
-		bg_percentile(calls, count * repeats, 50)));
-	json_object_object_add(out.o, "call_p90_ns", json_object_new_int64(
-		bg_percentile(calls, count * repeats, 90)));
-	json_object_object_add(out.o, "open_errors", json_object_new_int64(errors));
-	counters_put(out.o, &before, &after);
-	printf("cost: %" PRIu64 " x %" PRIu64 " opens, ns/open min %.0f median %.0f max %.0f, "
-	       "%" PRIu64 " errors\n", repeats, count, sorted[0], sorted[(repeats + 1) / 2 - 1],
-	       sorted[repeats - 1], errors);
-	free(per);
-	free(sorted);
-	free(calls);
-	return out_done(&out);
+	free(c.per);
+	free(c.sorted);
+	free(c.drain);
+	free(c.calls);
+	return ret;
 }
 
 /* ---- sendto --------------------------------------------------------------- */
@@ -813,8 +970,9 @@ static int cmd_sendto(int argc, char **argv)
 {
 	struct out out = { .dev = "eth0" };
 	struct sendto_args a = { .len = 80, .sender_id = 1 };
-	uint64_t t0, elapsed, sent = 0, failed = 0, late = 0;
+	uint64_t t0, elapsed, sent = 0, failed = 0, late = 0, p0 = 0;
 	static uint64_t errs[ERRNO_MAX + 1];
+	struct tx_span ts = { 0 };
 	__u8 buf[BPFWIRE_MAX_DATAGRAM];
 	struct counters before, after;
 	struct sockaddr_storage ss;
@@ -838,6 +996,8 @@ static int cmd_sendto(int argc, char **argv)
 
 	out_begin(&out);
 	counters_read(out.dev, &before);
+	if (tx_packets(out.dev, &p0))
+		pr_warn("warning: cannot read %s's tx_packets", out.dev);
 	t0 = now_ns();
 	for (uint64_t seq = 1; seq <= a.count; seq++) {
 		if (a.rate)
@@ -852,6 +1012,8 @@ static int cmd_sendto(int argc, char **argv)
 		}
 	}
 	elapsed = now_ns() - t0;
+	/* The qdisc may still hold some: the span ends with the last frame out. */
+	tx_wait(out.dev, t0, p0, t0 + elapsed, &ts);
 	counters_read(out.dev, &after);
 	close(fd);
 
@@ -872,6 +1034,7 @@ static int cmd_sendto(int argc, char **argv)
 	json_object_object_add(out.o, "elapsed_ns", json_object_new_int64(elapsed));
 	json_object_object_add(out.o, "rate_offered",
 			       json_object_new_double(a.count * 1e9 / elapsed));
+	tx_put(out.o, &ts);
 	counters_put(out.o, &before, &after);
 	printf("sendto: %" PRIu64 " of %" PRIu64 " sent to %s in %.3f s, %.0f/s, %" PRIu64
 	       " failed\n", sent, a.count, a.dst_text, elapsed / 1e9, a.count * 1e9 / elapsed,

@@ -303,3 +303,25 @@ int bg_build_test_datagram(uint8_t *buf, uint32_t len, uint32_t sender_id,
 		bpfwire_put32(buf + 32, bpfwire_fnv1a(BPFWIRE_FNV_OFFSET, buf, len));
 	return 0;
 }
+
+void bg_settle_init(struct bg_settle *s, uint64_t window_ns)
+{
+	memset(s, 0, sizeof(*s));
+	s->window_ns = window_ns;
+}
+
+int bg_settle_feed(struct bg_settle *s, uint64_t t_ns, uint64_t value)
+{
+	if (!s->started) {
+		s->started = 1;
+		s->first = s->value = value;
+		s->since_ns = t_ns;
+		return 0;
+	}
+	if (value != s->value) {
+		s->value = value;
+		s->last_change_ns = s->since_ns = t_ns;
+		return 0;
+	}
+	return t_ns - s->since_ns >= s->window_ns;
+}

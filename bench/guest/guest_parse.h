@@ -78,4 +78,21 @@ struct bg_seen {
 int bg_seen_add(struct bg_seen *s, uint32_t sender_id, uint64_t seq);
 void bg_seen_free(struct bg_seen *s);
 
+/*
+ * A counter that settles: fed (time, value) samples after a burst (the
+ * NIC's tx_packets, the agent's CPU time), it tells when the value has not
+ * moved for window_ns, and when it last moved. The first sample is the
+ * baseline; last_change_ns stays 0 when it never moved after it.
+ */
+struct bg_settle {
+	uint64_t window_ns;
+	uint64_t first, value;		/* the baseline, the latest value */
+	uint64_t last_change_ns;	/* 0: no change since the baseline */
+	uint64_t since_ns;		/* time of the latest change, or of the baseline */
+	int started;
+};
+void bg_settle_init(struct bg_settle *s, uint64_t window_ns);
+/* 1 when the value has been still for window_ns, else 0. */
+int bg_settle_feed(struct bg_settle *s, uint64_t t_ns, uint64_t value);
+
 #endif /* BENCH_GUEST_GUEST_PARSE_H */

@@ -338,6 +338,25 @@ static void test_datagram(void)
 	}
 }
 
+/* A counter still for the window is settled; the last change time is kept. */
+static void test_settle(void)
+{
+	struct bg_settle s;
+
+	bg_settle_init(&s, 500);
+	ASSERT_EQ(bg_settle_feed(&s, 1000, 7), 0, "settle: the baseline is not settled");
+	ASSERT_EQ(bg_settle_feed(&s, 1400, 7), 0, "settle: still, but under the window");
+	ASSERT_EQ(bg_settle_feed(&s, 1500, 7), 1, "settle: still for the window");
+	ASSERT_EQ(s.last_change_ns, 0, "settle: never moved after the baseline");
+	bg_settle_init(&s, 500);
+	bg_settle_feed(&s, 1000, 7);
+	ASSERT_EQ(bg_settle_feed(&s, 1200, 9), 0, "settle: a change restarts the window");
+	ASSERT_EQ(bg_settle_feed(&s, 1600, 9), 0, "settle: 400 ns after the change");
+	ASSERT_EQ(bg_settle_feed(&s, 1700, 9), 1, "settle: 500 ns after the change");
+	ASSERT_EQ(s.last_change_ns, 1200, "settle: the last change is at 1200");
+	ASSERT_EQ(s.value - s.first, 2, "settle: moved by 2 over the baseline");
+}
+
 int main(void)
 {
 	test_pktgen();
@@ -348,5 +367,6 @@ int main(void)
 	test_seen();
 	test_frame();
 	test_datagram();
+	test_settle();
 	return tap_done();
 }
