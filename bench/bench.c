@@ -8,8 +8,11 @@
  * guests' shares (report.c). It is not a test: it exits non-zero only when
  * it cannot measure.
  */
+#define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,13 +31,17 @@ static const char usage[] =
 "usage: bpfwire-bench [OPTIONS]          run the benchmark, print the table\n"
 "       bpfwire-bench report RUN         remake RUN/bench.{json,txt,svg}\n"
 "       bpfwire-bench scenario [OPTIONS] print the scenario it would run\n"
+"       bpfwire-bench compare RUN...     figures of several runs side by side,\n"
+"                                        with each one's median and spread\n"
 "\n"
 "One boot of the pair topology: for each path a burst of --count events\n"
 "(open() in a loop with the sender attached; sendto() and pktgen send\n"
 "datagrams of the same size), --repeats times; hook-to-wire latency at a low\n"
 "rate and at half of each path's measured rate; ns per hooked open().\n"
 "Paths: sendto, pktgen, ksock, ksock-sndbuf (the remedy), netpoll, ringbuf,\n"
-"ksock-signed and netpoll-signed (--key-file: wire v2, SipHash-2-4 tags).\n"
+"ksock-signed and netpoll-signed (--key-file: wire v2, SipHash-2-4 tags),\n"
+"ksock-b1, ksock-b8, ksock-b32 (bpfwire-agent --batch N: N events a datagram).\n"
+"Each guest's vCPU thread is pinned to a host core of its own.\n"
 "\n"
 "  --count N          events per rate run (default 10000)\n"
 "  --repeats N        rate runs per path (default 3)\n"
@@ -50,6 +57,8 @@ static const char usage[] =
 "  --results DIR      default BUILD/results/bench-YYYYmmdd-HHMMSS\n"
 "  --accel auto|kvm|tcg\n"
 "  --allow-debug      run on a kernel with lockdep (ratios are distorted)\n"
+"  --icount           the sender on -icount shift=0,sleep=off (pair-icount):\n"
+"                     cost and low-rate latency only, in guest instructions\n"
 "Exit: 0 measured, 1 could not measure, 2 usage.\n";
 
 static int parse_int(const char *opt, const char *s, long min, long max, long *out)
@@ -110,11 +119,95 @@ static int copy_file(const char *from, const char *to)
 	return err ? -1 : 0;
 }
 
+/*
+ * Pins the vCPU thread ("CPU 0/TCG": the lab names QEMU's threads) of each
+ * guest of this run to a host core of its own: sender 0, receiver 1. A
+ * guest is this run's when its QEMU's results share is RUN/hosts/NAME.
+ * Each pinning is written once to RUN/pinning.txt.
+ */
+struct pinner {
+	char run[PATH_MAX];
+	char line[256];
+	pid_t done[2];
+};
+
+static void pin_guest(struct pinner *pn, const char *pid, int gi)
+{
+	static const char *const host[] = { "sender", "receiver" };
+	char path[PATH_MAX + 64], comm[64], *cmd;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct dirent *t;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%s/task", pid);
+	d = opendir(path);
+	while (d && (t = readdir(d))) {
+		cpu_set_t set;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%s/task/%s/comm", pid, t->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		cmd = fgets(comm, sizeof(comm), f);
+		fclose(f);
+		if (!cmd || strncmp(comm, "CPU 0/", 6))
+			continue;
+		CPU_ZERO(&set);
+		CPU_SET(gi % (ncpu > 0 ? ncpu : 1), &set);
+		if (sched_setaffinity(atoi(t->d_name), sizeof(set), &set)) {
+			pr_warn("can't pin %s's vCPU thread %s: %s", host[gi], t->d_name,
+				errno_str(errno));
+			continue;
+		}
+		pn->done[gi] = atoi(t->d_name);
+		snprintf(pn->line + strlen(pn->line), sizeof(pn->line) - strlen(pn->line),
+			 "%s%s vCPU thread on host core %ld", pn->line[0] ? ", " : "vCPU pinning: ",
+			 host[gi], gi % (ncpu > 0 ? ncpu : 1));
+		snprintf(path, sizeof(path), "%s/pinning.txt", pn->run);
+		write_file(path, pn->line);
+	}
+	if (d)
+		closedir(d);
+}
+
+static void pin_scan(struct pinner *pn)
+{
+	static const char *const host[] = { "sender", "receiver" };
+	char path[PATH_MAX + 64], want[PATH_MAX + 64], *cmd;
+	const char *base = strrchr(pn->run, '/') ? strrchr(pn->run, '/') + 1 : pn->run;
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+
+	while (d && (e = readdir(d))) {
+		size_t len;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		cmd = read_file(path, &len);
+		if (!cmd)
+			continue;
+		for (size_t i = 0; i + 1 < len; i++)
+			if (!cmd[i])
+				cmd[i] = ' ';
+		for (int gi = 0; gi < 2; gi++) {
+			snprintf(want, sizeof(want), "/%s/hosts/%s,", base, host[gi]);
+			if (!pn->done[gi] && !strncmp(cmd, "qemu-system", 11) && strstr(cmd, want))
+				pin_guest(pn, e->d_name, gi);
+		}
+		free(cmd);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* bpfwire-lab run; its progress lines go straight to our stdout. */
 static int run_lab(const char *scenario, const char *results, const char *accel)
 {
+	struct pinner pn = { .line = "" };
 	char lab[PATH_MAX];
-	pid_t pid;
+	pid_t pid, w;
 	int st;
 
 	snprintf(lab, sizeof(lab), "%s/lab/bpfwire-lab", BPFWIRE_BUILD_ROOT);
@@ -131,9 +224,14 @@ static int run_lab(const char *scenario, const char *results, const char *accel)
 	/* Ctrl-C reaches the lab too; it tears down, then we report. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
+	snprintf(pn.run, sizeof(pn.run), "%s", results);
+	while ((w = waitpid(pid, &st, WNOHANG)) == 0 || (w < 0 && errno == EINTR)) {
+		if (!pn.done[0] || !pn.done[1])
+			pin_scan(&pn);
+		usleep(500 * 1000);
+	}
+	if (w < 0)
+		return -1;
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -191,6 +289,9 @@ static int parse_opt(int c, struct bench_opts *o)
 	case 'D':
 		o->allow_debug = true;
 		return -1;
+	case 'I':
+		p->icount = 1;
+		return -1;
 	case 'h':
 		fputs(usage, stdout);
 		return 0;
@@ -216,6 +317,7 @@ static int parse_args(int argc, char **argv, struct bench_opts *o)
 		{ "results", required_argument, NULL, 'R' },
 		{ "accel", required_argument, NULL, 'a' },
 		{ "allow-debug", no_argument, NULL, 'D' },
+		{ "icount", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -243,6 +345,40 @@ static int check_kernel(const char *config, bool allow_debug)
 		return -1;
 	}
 	return 0;
+}
+
+/* RUN/NAME: the first line cmd prints (the commit, for the README's figures). */
+static void save_cmd(const char *run, const char *name, const char *cmd)
+{
+	char path[PATH_MAX + 64], line[256] = "";
+	FILE *f = popen(cmd, "r");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		pclose(f);
+	}
+	line[strcspn(line, "\n")] = 0;
+	snprintf(path, sizeof(path), "%s/%s", run, name);
+	write_file(path, line[0] ? line : "unknown");
+}
+
+/* The host's load average, before and after: wall-time spreads depend on it. */
+static void save_load(const char *run, const char *when)
+{
+	char path[PATH_MAX + 64], *old, *now = read_file("/proc/loadavg", NULL), buf[512];
+	double a = 0, b = 0, c = 0;
+
+	if (!now)
+		return;
+	sscanf(now, "%lf %lf %lf", &a, &b, &c);
+	free(now);
+	snprintf(path, sizeof(path), "%s/load.txt", run);
+	old = strcmp(when, "start") ? read_file(path, NULL) : NULL;
+	snprintf(buf, sizeof(buf), "%s%s%s %.2f %.2f %.2f", old ? old : "", old ? "; " : "", when,
+		 a, b, c);
+	free(old);
+	write_file(path, buf);
 }
 
 /* RUN: the scenario, the parameters and the kernel's config, before the lab. */
@@ -282,6 +418,9 @@ static int prepare_run(const struct bench_opts *o, const char *config, char *run
 		pr_warn("can't copy %s to %s", config, path);
 		return -1;
 	}
+	save_cmd(run, "commit", "git -C '" BPFWIRE_SOURCE_ROOT "' describe --always --dirty "
+		 "--abbrev=7 2>/dev/null");
+	save_load(run, "start");
 	return 0;
 }
 
@@ -293,10 +432,15 @@ static int run_bench(const struct bench_opts *o)
 	snprintf(config, sizeof(config), "%s/kernel/config", BPFWIRE_BUILD_ROOT);
 	if (check_kernel(config, o->allow_debug) || prepare_run(o, config, run, sizeof(run)))
 		return 1;
-	printf("bpfwire-bench: %d events x %d repeats per path; results in %s\n", o->p.count,
-	       o->p.repeats, run);
+	if (o->p.icount)
+		printf("bpfwire-bench --icount: cost and low-rate latency, in guest instructions; "
+		       "results in %s\n", run);
+	else
+		printf("bpfwire-bench: %d events x %d repeats per path; results in %s\n",
+		       o->p.count, o->p.repeats, run);
 	snprintf(path, sizeof(path), "%s/bench.scenario", run);
 	rc = run_lab(path, run, o->accel);
+	save_load(run, "end");
 	if (rc) {
 		pr_warn("cannot measure: the lab run failed (exit %d); see %s/summary.txt",
 			rc, run);
@@ -325,6 +469,13 @@ int main(int argc, char **argv)
 	int rc;
 
 	log_init("bpfwire-bench", LOG_INFO);
+	if (argc > 2 && !strcmp(argv[1], "compare")) {
+		if (bench_compare(argv + 2, argc - 2, stdout, err, sizeof(err))) {
+			pr_warn("compare: %s", err);
+			return 1;
+		}
+		return 0;
+	}
 	if (argc > 1 && (!strcmp(argv[1], "report") || !strcmp(argv[1], "scenario"))) {
 		o.cmd = argv[1];
 		argv++;

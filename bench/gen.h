@@ -21,6 +21,7 @@ struct bench_method {
 	const char *name;
 	enum bench_kind kind;
 	const char *agent_args;	/* bpfwire-agent options (BPF kinds) */
+	int batch;		/* --batch N (issue 17): events per datagram, 0: none given */
 };
 
 extern const struct bench_method bench_methods[];
@@ -44,6 +45,7 @@ struct bench_params {
 	double netem_loss;	/* percent, 0: none */
 	int txqueuelen;		/* the sender's eth0, 0: the default (1000) */
 	unsigned methods;	/* bit i: bench_methods[i] */
+	int icount;		/* 1: the sender on icount, cost and low-rate latency only */
 };
 
 /* Ports and sender ids: one receiver per run, one id per run. */

@@ -21,4 +21,17 @@ bool bench_config_has_lockdep(const char *path);
  */
 int bench_report(const char *run, FILE *out, char *err, size_t errlen);
 
+/* The median of v (sorted in place); NAN for n == 0. */
+double bench_median(double *v, int n);
+/* (max - min) / median of v, NANs skipped (v is not changed); NAN if none. */
+double bench_spread(const double *v, int n);
+
+/*
+ * `bpfwire-bench compare RUN...`: each figure of the runs' bench.json side
+ * by side (icount: instructions per open, added, latency; wall time: the
+ * sender-limited rates, their ratios, receiver capacity), with its median
+ * and spread, and the largest spread. 0, or -1 with err set.
+ */
+int bench_compare(char *const runs[], int n, FILE *out, char *err, size_t errlen);
+
 #endif /* BPFWIRE_BENCH_REPORT_H */

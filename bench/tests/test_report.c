@@ -12,7 +12,7 @@
 #include "report.h"
 #include "tap.h"
 
-static char dir[64];
+static char dir[128];
 
 static void put(const char *rel, const char *text)
 {
@@ -87,14 +87,8 @@ static bool file_has(const char *rel, const char *needle)
 
 #define TAP0 "[ { \"stats64\": { \"tx\": { \"dropped\": 0 } } } ]"
 
-/* sendto (7001), ksock (7201), ringbuf (7501) and ksock-signed (7601), one repeat each. */
-static void make_run(void)
+static void mkdirs(void)
 {
-	struct bench_params p = {
-		.count = 100, .repeats = 1, .lat_low_rate = 10, .lat_low_count = 3,
-		.lat_half_count = 3, .cost_count = 10, .cost_repeats = 1, .sndbuf = 1 << 20,
-		.methods = 1u << 0 | 1u << 2 | 1u << 5 | 1u << 6,
-	};
 	char path[256];
 
 	snprintf(path, sizeof(path), "%s/hosts", dir);
@@ -103,22 +97,67 @@ static void make_run(void)
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/hosts/receiver", dir);
 	mkdir(path, 0755);
+}
+
+/*
+ * ksock-b32 (8001): 320 events in 10 datagrams; one datagram of 32 failed
+ * with EAGAIN, 9 arrived with 288 events; 9 frames at the tap in 0.1 s.
+ */
+static void make_batch(void)
+{
+	put("hosts/sender/tap-rate-ksock-b32-1-0.json", TAP0);
+	put("hosts/sender/tap-rate-ksock-b32-1-1.json",
+	    "[ { \"stats64\": { \"rx\": { \"packets\": 9 } } } ]");
+	put("hosts/receiver/tap-rate-ksock-b32-1-0.json", TAP0);
+	put("hosts/receiver/tap-rate-ksock-b32-1-1.json", TAP0);
+	put("hosts/sender/rate-ksock-b32-1.json", "{ \"count\": 320, \"rate_offered\": 3000.0,"
+	    " \"qdisc_drops\": 0, \"tx_dropped\": 0, \"tx_span_ns\": 100000000 }");
+	put("hosts/sender/stats-rate-ksock-b32-1.json", "{ \"senders\": [ { \"sender_id\": 8001,"
+	    " \"counters\": { \"events\": 320, \"datagrams\": 10, \"sent\": 9, \"failed\": 1,"
+	    " \"failed_datagrams\": 1, \"failed_events\": 32, \"errors\": { \"EAGAIN\": 1 } } } ] }");
+	put("hosts/receiver/rx-rate-ksock-b32-1.json", "{ \"arrival_span_s\": 0.1, \"socket\":"
+	    " { \"drops\": 0, \"senders\": { \"8001\": { \"received\": 9, \"events\": 288 } } } }");
+	put("hosts/sender/lat-low-ksock-b32.json", "{ \"rate_offered\": 10, \"latency\":"
+	    " { \"samples\": 1, \"expected\": 3, \"p50_ns\": 70, \"p99_ns\": 70, \"max_ns\": 70,"
+	    " \"ns\": [70] } }");
+	put("hosts/sender/lat-half-ksock-b32.json", "{ \"rate_offered\": 1500, \"latency\":"
+	    " { \"samples\": 1, \"expected\": 3, \"p50_ns\": 90, \"p99_ns\": 90, \"max_ns\": 90,"
+	    " \"ns\": [90] } }");
+	put("hosts/sender/cost-ksock-b32.json", "{ \"median\": 2500, \"call_mean_ns\": 1900 }");
+}
+
+/* sendto (7001), ksock (7201), ringbuf (7501), ksock-signed (7601) and ksock-b32 (8001). */
+static void make_run(void)
+{
+	struct bench_params p = {
+		.count = 100, .repeats = 1, .lat_low_rate = 10, .lat_low_count = 3,
+		.lat_half_count = 3, .cost_count = 10, .cost_repeats = 1, .sndbuf = 1 << 20,
+		.methods = 1u << 0 | 1u << 2 | 1u << 5 | 1u << 6 | 1u << 10,
+	};
+
+	mkdirs();
 	bench_params_save(dir, &p);
+	put("pinning.txt", "vCPU pinning: sender vCPU thread on host core 0\n");
+	put("commit", "abc1234\n");
 	put("summary.json", "{ \"accel\": \"tcg\" }");
 	put("kernel-config", "CONFIG_BPF=y\n# CONFIG_LOCKDEP is not set\n");
 	put("hosts/sender/uname", "6.12.118-bpfwire\n");
 	put("hosts/sender/clocksource", "tsc\n");
 
+	/* Sender-limited: sendto 100 frames in 0.1 s, ksock 80 in 0.2 s, ringbuf 100 in 0.125 s. */
 	put("hosts/sender/rate-sendto-1.json", "{ \"count\": 100, \"sent\": 100, \"failed\": 0,"
-	    " \"rate_offered\": 1000.0, \"qdisc_drops\": 0, \"tx_dropped\": 0 }");
+	    " \"rate_offered\": 1000.0, \"qdisc_drops\": 0, \"tx_dropped\": 0,"
+	    " \"tx_span_ns\": 100000000 }");
 	put("hosts/sender/tap-rate-sendto-1-0.json", TAP0);
-	put("hosts/sender/tap-rate-sendto-1-1.json", TAP0);
+	put("hosts/sender/tap-rate-sendto-1-1.json",
+	    "[ { \"stats64\": { \"rx\": { \"packets\": 100 } } } ]");
 	put("hosts/sender/tap-rate-ringbuf-1-0.json", TAP0);
-	put("hosts/sender/tap-rate-ringbuf-1-1.json", TAP0);
+	put("hosts/sender/tap-rate-ringbuf-1-1.json",
+	    "[ { \"stats64\": { \"rx\": { \"packets\": 100 } } } ]");
 	put("hosts/sender/tap-rate-ksock-1-0.json",
-	    "[ { \"stats64\": { \"rx\": { \"dropped\": 5 } } } ]");
+	    "[ { \"stats64\": { \"rx\": { \"dropped\": 5, \"packets\": 10 } } } ]");
 	put("hosts/sender/tap-rate-ksock-1-1.json",
-	    "[ { \"stats64\": { \"rx\": { \"dropped\": 6 } } } ]");
+	    "[ { \"stats64\": { \"rx\": { \"dropped\": 6, \"packets\": 90 } } } ]");
 	put("hosts/receiver/tap-rate-sendto-1-0.json", TAP0);
 	put("hosts/receiver/tap-rate-sendto-1-1.json", TAP0);
 	put("hosts/receiver/tap-rate-ringbuf-1-0.json", TAP0);
@@ -132,7 +171,7 @@ static void make_run(void)
 	put("hosts/receiver/tap-rate-ksock-1-1.json",
 	    "[ { \"stats64\": { \"tx\": { \"dropped\": 14 } } } ]");
 	put("hosts/sender/rate-ksock-1.json", "{ \"count\": 100, \"rate_offered\": 900.0,"
-	    " \"qdisc_drops\": 3, \"tx_dropped\": 0 }");
+	    " \"qdisc_drops\": 3, \"tx_dropped\": 0, \"tx_span_ns\": 200000000 }");
 	put("hosts/sender/stats-rate-ksock-1.json", "{ \"senders\": [ { \"sender_id\": 7201,"
 	    " \"counters\": { \"events\": 100, \"sent\": 80, \"failed\": 20, \"errors\":"
 	    " { \"EAGAIN\": 15, \"ECONNREFUSED\": 5 } } } ] }");
@@ -140,7 +179,7 @@ static void make_run(void)
 	    " { \"drops\": 1, \"senders\": { \"7201\": { \"received\": 70 } } } }");
 
 	put("hosts/sender/rate-ringbuf-1.json", "{ \"count\": 100, \"rate_offered\": 2000.0,"
-	    " \"qdisc_drops\": 0, \"tx_dropped\": 0 }");
+	    " \"qdisc_drops\": 0, \"tx_dropped\": 0, \"tx_span_ns\": 125000000 }");
 	put("hosts/sender/stats-rate-ringbuf-1.json", "{ \"senders\": [ { \"sender_id\": 7501,"
 	    " \"counters\": { \"events\": 100, \"sent\": 100, \"failed\": 0, \"errors\": {} } } ] }");
 	put("hosts/receiver/rx-rate-ringbuf-1.json", "{ \"arrival_span_s\": 0.2, \"socket\":"
@@ -178,6 +217,87 @@ static void make_run(void)
 	    " { \"samples\": 1, \"expected\": 1, \"p50_ns\": 160, \"p99_ns\": 160, \"max_ns\": 160,"
 	    " \"ns\": [160] } }");
 	put("hosts/sender/cost-ksock-signed.json", "{ \"median\": 37000, \"call_mean_ns\": 24900 }");
+	make_batch();
+}
+
+/* An --icount run (ksock, ringbuf, ksock-b32): cost and low-rate latency only. */
+static void make_icount(const char *d, double ksock)
+{
+	struct bench_params p = {
+		.count = 100, .repeats = 3, .lat_low_rate = 10, .lat_low_count = 3,
+		.lat_half_count = 3, .cost_count = 10, .cost_repeats = 1, .sndbuf = 1 << 20,
+		.methods = 1u << 2 | 1u << 5 | 1u << 10, .icount = 1,
+	};
+	char text[128];
+
+	snprintf(dir, sizeof(dir), "%s", d);
+	mkdir(dir, 0755);
+	mkdirs();
+	bench_params_save(dir, &p);
+	put("summary.json", "{ \"accel\": \"tcg\" }");
+	put("kernel-config", "# CONFIG_LOCKDEP is not set\n");
+	put("hosts/sender/uname", "6.12.118-bpfwire\n");
+	put("hosts/sender/clocksource", "tsc\n");
+	put("hosts/sender/lat-low-ksock.json", "{ \"rate_offered\": 10, \"latency\": { \"samples\": 3,"
+	    " \"expected\": 3, \"p50_ns\": 9000, \"p99_ns\": 9100, \"max_ns\": 9100, \"ns\": [9000] } }");
+	put("hosts/sender/lat-low-ringbuf.json", "{ \"rate_offered\": 10, \"latency\": { \"samples\": 3,"
+	    " \"expected\": 3, \"p50_ns\": 40000, \"p99_ns\": 41000, \"max_ns\": 41000, \"ns\": [40000] } }");
+	put("hosts/sender/lat-low-ksock-b32.json", "{ \"rate_offered\": 10, \"latency\": { \"samples\": 1,"
+	    " \"expected\": 3, \"p50_ns\": 50000, \"p99_ns\": 50000, \"max_ns\": 50000, \"ns\": [50000] } }");
+	put("hosts/sender/cost-none.json", "{ \"median\": 15000, \"call_mean_ns\": 14000 }");
+	snprintf(text, sizeof(text), "{ \"median\": %.0f, \"call_mean_ns\": 40000 }", ksock);
+	put("hosts/sender/cost-ksock.json", text);
+	/* ringbuf's total, the agent's drain included, adds 30000; b32 adds 6000: 0.2x. */
+	put("hosts/sender/cost-ringbuf.json", "{ \"median\": 45000, \"call_mean_ns\": 20000 }");
+	put("hosts/sender/cost-ksock-b32.json", "{ \"median\": 21000, \"call_mean_ns\": 16000 }");
+}
+
+/* The spread arithmetic, and three --icount runs side by side. */
+static void test_icount_compare(void)
+{
+	char d[3][96], err[512], *runs[3], *text = NULL, path[300];
+	double v[] = { 101, 99.5, 100 }, w[] = { NAN, 10, 10 }, m[] = { 4, 1, 3, 2 };
+	const double ks[3] = { 31000, 31310, 30690 };
+	FILE *devnull = fopen("/dev/null", "w"), *mem;
+	size_t len = 0;
+	json_object *b;
+
+	ASSERT_TRUE(fabs(bench_spread(v, 3) - 0.015) < 1e-12, "spread: (101 - 99.5) / 100");
+	ASSERT_TRUE(bench_spread(w, 3) == 0, "spread: a NAN is skipped");
+	ASSERT_TRUE(bench_median(m, 4) == 2.5, "median of four: the mean of the middle two");
+	for (int i = 0; i < 3; i++) {
+		snprintf(d[i], sizeof(d[i]), "%.64s-ic%d", dir, i);
+		make_icount(d[i], ks[i]);
+		ASSERT_OK(bench_report(d[i], devnull, err, sizeof(err)), "an icount run's report");
+		runs[i] = d[i];
+	}
+	snprintf(path, sizeof(path), "%s/bench.json", d[0]);
+	b = json_object_from_file(path);
+	ASSERT_FLAG(b, "icount", true, "bench.json says icount");
+	ASSERT_NUM(b, "cost.ksock.added_ns", 16000, "icount: ksock adds 16000 instructions");
+	ASSERT_NUM(b, "cost.ringbuf.added_ns", 30000, "icount: ringbuf's total adds 30000");
+	ASSERT_NUM_X100(b, "targets.b32_added_instr_x_ringbuf_total.value", 20, "b32: 6000 / 30000");
+	ASSERT_FLAG(b, "targets.b32_added_instr_x_ringbuf_total.met", true, "b32: 0.2 < 1");
+	ASSERT_NUM(b, "latency.ksock.low.p99_ns", 9100, "icount latency p99 in instructions");
+	ASSERT_TRUE(!at(b, "rate.ksock.runs.0"), "icount: no rate runs");
+	json_object_put(b);
+	snprintf(dir, sizeof(dir), "%s", d[0]);
+	ASSERT_TRUE(file_has("bench.txt", "INSTRUCTIONS"), "bench.txt says the unit is instructions");
+
+	mem = open_memstream(&text, &len);
+	ASSERT_OK(bench_compare(runs, 3, mem, err, sizeof(err)), "compare three icount runs");
+	fclose(mem);
+	ASSERT_HAS(text, "cost.ksock.ns_per_open", "compare: instructions per open");
+	ASSERT_HAS(text, "31000.00    2.00%", "compare: median 31000, spread 620 / 31000");
+	ASSERT_HAS(text, "cost.none.call_mean_ns", "compare: the bare open()");
+	ASSERT_HAS(text, "largest spread:", "compare: the largest spread");
+	free(text);
+	fclose(devnull);
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "rm -rf '%s'", d[i]);
+		if (system(path))
+			exit(1);
+	}
 }
 
 int main(void)
@@ -223,6 +343,20 @@ int main(void)
 	ASSERT_NUM_X100(b, "targets.ksock_signed_loop_added_x_ksock.value", 120,
 			"signed: 36000 / 30000 ns added in a loop");
 	ASSERT_TRUE(file_has("bench.txt", "Signing (SipHash-2-4"), "bench.txt has the signing table");
+	ASSERT_NUM(b, "rate.sendto.sl_eps_median", 1000, "sendto: 100 frames at its tap in 0.1 s");
+	ASSERT_NUM(b, "rate.ksock.sl_eps_median", 400, "ksock: 90 - 10 tap frames in 0.2 s");
+	ASSERT_NUM_X100(b, "rate.ksock.sl_ratio_sendto", 40, "ksock: 400 / 1000 events/s");
+	ASSERT_NUM(b, "rate.ksock-b32.sl_eps_median", 2880, "b32: 9 frames x 32 events / 0.1 s");
+	ASSERT_NUM(b, "rate.ksock-b32.loss_total.delivered", 288, "b32: the receiver's events");
+	ASSERT_NUM(b, "rate.ksock-b32.loss_total.eagain", 32, "b32: one EAGAIN datagram is 32 events");
+	ASSERT_NUM(b, "rate.ksock-b32.loss_total.unaccounted", 0, "b32: 320 = 288 + 32");
+	ASSERT_NUM_X100(b, "targets.b32_sender_limited_x_ringbuf.value", 360, "b32: 2880 / 800");
+	ASSERT_FLAG(b, "targets.b32_sender_limited_x_ringbuf.met", true, "3.6 >= 1.5");
+	ASSERT_FLAG(b, "targets.b32_unaccounted_events.met", true, "b32: 0 unaccounted");
+	ASSERT_TRUE(file_has("bench.txt", "Sender-limited rate"), "bench.txt has the sender-limited table");
+	ASSERT_TRUE(file_has("bench.txt", "Receiver capacity"), "bench.txt names receiver capacity");
+	ASSERT_TRUE(file_has("bench.txt", "commit abc1234"), "bench.txt names the commit");
+	ASSERT_TRUE(file_has("bench.txt", "sender vCPU thread on host core 0"), "bench.txt: the pinning");
 	ASSERT_FLAG(b, "kernel.lockdep", false, "kernel flavour read from kernel-config");
 	ASSERT_TRUE(file_has("bench.txt", "unaccounted"), "bench.txt has the loss table");
 	ASSERT_TRUE(file_has("bench.txt", "accel tcg"), "bench.txt names the accel");
@@ -246,5 +380,6 @@ int main(void)
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path))
 		return 1;
+	test_icount_compare();
 	return tap_done();
 }
