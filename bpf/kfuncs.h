@@ -2,8 +2,9 @@
 /*
  * The bpfwire kfuncs, declared once. Debian's pahole 1.24 does not emit
  * kfunc prototypes into vmlinux.h, so every BPF object includes this after
- * vmlinux.h (which provides the opts structs and struct bpf_ksock/netpoll).
- * Signatures follow kernel/patches (seeds 001 and 008).
+ * vmlinux.h (which provides struct bpf_ksock/netpoll and the netpoll opts).
+ * Signatures follow kernel/patches (seeds 001 and 008) and, for
+ * BPFWIRE_KSOCK_UPSTREAM, the API Linux merged (net/core/bpf_ksock.c).
  */
 #ifndef BPFWIRE_KFUNCS_H
 #define BPFWIRE_KFUNCS_H
@@ -12,6 +13,80 @@
 #define __ksym __attribute__((section(".ksyms")))
 #endif
 
+/*
+ * The setup kfuncs differ between the two ksock APIs (bpf/README.md, "Two
+ * kernels"), so a translation unit declares one set:
+ *  - BPFWIRE_KSOCK_SEED: the seed (0003/0004): create with the 8-byte opts
+ *    (sndbuf), bind, connect(struct addr opts);
+ *  - BPFWIRE_KSOCK_UPSTREAM: as merged: create with the 4-byte opts,
+ *    connect(union of sockaddr_in/sockaddr_in6, its size exactly), no bind;
+ *  - neither: the seed's, typed from vmlinux.h (kernel/tests on build).
+ * The first two use bpfwire's own copies of the layouts, so an object
+ * compiles against either kernel's vmlinux.h. libbpf only compares the
+ * kind (struct/union) of a pointee, not its name, when it matches an
+ * extern kfunc to the kernel's.
+ */
+#if defined(BPFWIRE_KSOCK_SEED) || defined(BPFWIRE_KSOCK_UPSTREAM)
+struct bpfwire_ksock_create_opts {
+	__u8  family;
+	__u8  type;
+	__u8  protocol;
+	__u8  reserved;
+	__u32 sndbuf;	/* seed 0004 only; upstream takes the first 4 bytes */
+};
+#define BPFWIRE_KSOCK_CREATE_OPTS_SZ_V0	4
+
+extern struct bpf_ksock *
+bpf_ksock_create(const struct bpfwire_ksock_create_opts *opts, __u32 opts__sz,
+		 int *err__uninit) __ksym;
+#endif
+
+#ifdef BPFWIRE_KSOCK_SEED
+struct bpfwire_ksock_addr_opts {
+	__u8  family;
+	__u8  reserved;
+	__u16 port;		/* host order */
+	__u32 scope_id;
+	union {
+		__be32 ipv4_addr;
+		__u32  ipv6_addr[4];
+	};
+};
+
+extern int bpf_ksock_bind(struct bpf_ksock *ks,
+			  const struct bpfwire_ksock_addr_opts *opts,
+			  __u32 opts__sz) __ksym;
+extern int bpf_ksock_connect(struct bpf_ksock *ks,
+			     const struct bpfwire_ksock_addr_opts *opts,
+			     __u32 opts__sz) __ksym;
+#elif defined(BPFWIRE_KSOCK_UPSTREAM)
+/* sockaddr_in and sockaddr_in6 (port and addresses in network order). */
+struct bpfwire_sockaddr_in {
+	__u16  family;
+	__be16 port;
+	__be32 addr;
+	__u8   zero[8];
+};
+
+struct bpfwire_sockaddr_in6 {
+	__u16  family;
+	__be16 port;
+	__be32 flowinfo;
+	__u8   addr[16];
+	__u32  scope_id;
+};
+
+union bpfwire_ksock_addr {
+	struct bpfwire_sockaddr_in  sin;
+	struct bpfwire_sockaddr_in6 sin6;
+};
+/* The kernel refuses any other addr__sz with -EINVAL. */
+#define BPFWIRE_KSOCK_ADDR_SZ	28
+
+extern int bpf_ksock_connect(struct bpf_ksock *ks,
+			     const union bpfwire_ksock_addr *addr,
+			     __u32 addr__sz) __ksym;
+#else
 /* net/core/bpf_ksock.c: create/bind/connect are SYSCALL-only. */
 extern struct bpf_ksock *
 bpf_ksock_create(const struct bpf_ksock_create_opts *opts, __u32 opts__sz,
@@ -22,9 +97,14 @@ extern int bpf_ksock_bind(struct bpf_ksock *ks,
 extern int bpf_ksock_connect(struct bpf_ksock *ks,
 			     const struct bpf_ksock_addr_opts *opts,
 			     __u32 opts__sz) __ksym;
+#endif
 extern struct bpf_ksock *bpf_ksock_acquire(struct bpf_ksock *ks) __ksym;
 extern void bpf_ksock_release(struct bpf_ksock *ks) __ksym;
-/* MSG_DONTWAIT: -EAGAIN when the send buffer is full; -EBUSY on recursion. */
+/*
+ * MSG_DONTWAIT: -EAGAIN when the send buffer is full; the seed's -EBUSY on
+ * recursion. Upstream refuses acquire, release and send at load time in an
+ * LSM program on socket_sendmsg.
+ */
 extern int bpf_ksock_send(struct bpf_ksock *ks, const void *data,
 			  __u32 data__sz) __ksym;
 

@@ -3,10 +3,18 @@
  * ksock sender: a SYSCALL program creates, binds and connects a kernel UDP
  * socket and stores it as a kptr; the LSM programs take a reference, send
  * (MSG_DONTWAIT: -EAGAIN when the send buffer is full) and release it.
+ * Built twice: as is for the seed API (bpfwire_ksock), and through
+ * ksock_up.bpf.c with BPFWIRE_KSOCK_UPSTREAM for the API Linux merged
+ * (bpfwire_ksock_up). Only the setup program differs; the agent picks the
+ * object from the kernel's BTF (ksock_api.c).
  */
+#ifndef BPFWIRE_KSOCK_UPSTREAM
+#define BPFWIRE_KSOCK_SEED
+#endif
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_endian.h>
 #include "kfuncs.h"
 #include "bpf_defs.h"
 
@@ -48,7 +56,8 @@ static __always_inline int bpfwire_xmit(__u8 *buf, __u32 len)
 
 #include "sender.bpf.h"
 
-static __always_inline void fill_addr(struct bpf_ksock_addr_opts *a,
+#ifdef BPFWIRE_KSOCK_SEED
+static __always_inline void fill_addr(struct bpfwire_ksock_addr_opts *a,
 				      const volatile __u8 *addr, __u16 port)
 {
 	a->family = cfg.family;
@@ -61,45 +70,96 @@ static __always_inline void fill_addr(struct bpf_ksock_addr_opts *a,
 	}
 }
 
-SEC("syscall")
-int bpfwire_ksock_setup(void *ctx)
+/* Seed: create (with the send buffer), bind when asked, connect. */
+static __always_inline struct bpf_ksock *ksock_open(int *err)
 {
-	struct bpf_ksock_create_opts copts = {};
-	struct bpf_ksock_addr_opts aopts = {};
-	struct ksock_slot *slot;
-	struct bpf_ksock *ks, *old;
-	__u32 key = 0;
-	int err = 0;	/* 6.12 honours __uninit only for dynptrs */
+	struct bpfwire_ksock_create_opts copts = {};
+	struct bpfwire_ksock_addr_opts aopts = {};
+	struct bpf_ksock *ks;
 
 	setup_stage = BPFWIRE_STAGE_CREATE;
 	copts.family = cfg.family;
 	copts.type = SOCK_DGRAM;
 	copts.protocol = IPPROTO_UDP;
 	copts.sndbuf = cfg.sndbuf;	/* 0: the default buffer */
-	ks = bpf_ksock_create(&copts, sizeof(copts), &err);
+	ks = bpf_ksock_create(&copts, sizeof(copts), err);
 	if (!ks)
-		return err ? err : -ENOMEM;
+		return NULL;
 
 	if (cfg.has_bind) {
 		setup_stage = BPFWIRE_STAGE_BIND;
 		fill_addr(&aopts, cfg.src_addr, cfg.src_port);
-		err = bpf_ksock_bind(ks, &aopts, sizeof(aopts));
-		if (err)
+		*err = bpf_ksock_bind(ks, &aopts, sizeof(aopts));
+		if (*err)
 			goto out_release;
 	}
 
 	setup_stage = BPFWIRE_STAGE_CONNECT;
 	__builtin_memset(&aopts, 0, sizeof(aopts));
 	fill_addr(&aopts, cfg.dst_addr, cfg.dst_port);
-	err = bpf_ksock_connect(ks, &aopts, sizeof(aopts));
-	if (err)
-		goto out_release;
+	*err = bpf_ksock_connect(ks, &aopts, sizeof(aopts));
+	if (!*err)
+		return ks;
+out_release:
+	bpf_ksock_release(ks);
+	return NULL;
+}
+#else
+/*
+ * Upstream: create with the 4-byte opts, connect to a sockaddr in the
+ * union (its size exactly). No bind and no send buffer: the agent refuses
+ * --bind and --sndbuf on this API before loading anything.
+ */
+static __always_inline struct bpf_ksock *ksock_open(int *err)
+{
+	struct bpfwire_ksock_create_opts copts = {};
+	union bpfwire_ksock_addr a = {};
+	struct bpf_ksock *ks;
+
+	setup_stage = BPFWIRE_STAGE_CREATE;
+	copts.family = cfg.family;
+	copts.type = SOCK_DGRAM;
+	copts.protocol = IPPROTO_UDP;
+	ks = bpf_ksock_create(&copts, BPFWIRE_KSOCK_CREATE_OPTS_SZ_V0, err);
+	if (!ks)
+		return NULL;
+
+	setup_stage = BPFWIRE_STAGE_CONNECT;
+	if (cfg.family == AF_INET) {
+		a.sin.family = AF_INET;
+		a.sin.port = bpf_htons(cfg.dst_port);
+		cfg_copy(&a.sin.addr, cfg.dst_addr, 4);
+	} else {
+		a.sin6.family = AF_INET6;
+		a.sin6.port = bpf_htons(cfg.dst_port);
+		cfg_copy(a.sin6.addr, cfg.dst_addr, 16);
+		a.sin6.scope_id = cfg.scope_id;
+	}
+	*err = bpf_ksock_connect(ks, &a, BPFWIRE_KSOCK_ADDR_SZ);
+	if (!*err)
+		return ks;
+	bpf_ksock_release(ks);
+	return NULL;
+}
+#endif
+
+SEC("syscall")
+int bpfwire_ksock_setup(void *ctx)
+{
+	struct ksock_slot *slot;
+	struct bpf_ksock *ks, *old;
+	__u32 key = 0;
+	int err = 0;	/* 6.12 honours __uninit only for dynptrs */
+
+	ks = ksock_open(&err);
+	if (!ks)
+		return err ? err : -ENOMEM;
 
 	setup_stage = BPFWIRE_STAGE_STORE;
 	slot = bpf_map_lookup_elem(&ksock_slot, &key);
 	if (!slot) {
-		err = -ENOENT;
-		goto out_release;
+		bpf_ksock_release(ks);
+		return -ENOENT;
 	}
 	old = bpf_kptr_xchg(&slot->ks, ks);
 	if (old) {
@@ -108,8 +168,4 @@ int bpfwire_ksock_setup(void *ctx)
 	}
 	setup_stage = BPFWIRE_STAGE_NONE;
 	return 0;
-
-out_release:
-	bpf_ksock_release(ks);
-	return err;
 }

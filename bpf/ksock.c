@@ -1,37 +1,147 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* bpfwire-agent --via ksock: load, set up the kernel socket, attach, pin, exit. */
+/*
+ * bpfwire-agent --via ksock: pick the object for the kernel's ksock API
+ * (seed or upstream, from its BTF), load, set up the kernel socket,
+ * attach, pin, exit.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include "agent.h"
+#include "ksock_api.h"
 #include "loader.h"
 #include "ksock.bpf.skel.h"
+#include "ksock_up.bpf.skel.h"
 
-static int load(void *skel)
+/* What install needs of either skeleton; both have the same maps and programs. */
+struct ksock_obj {
+	void *skel;
+	struct bpf_object *obj;
+	struct bpfwire_cfg *cfg;	/* .rodata */
+	int *setup_stage;		/* .bss */
+	int (*load)(void *skel);
+	void (*destroy)(void *skel);
+};
+
+static int load_seed(void *skel)
 {
 	return bpfwire_ksock__load(skel);
+}
+
+static void destroy_seed(void *skel)
+{
+	bpfwire_ksock__destroy(skel);
+}
+
+static int load_up(void *skel)
+{
+	return bpfwire_ksock_up__load(skel);
+}
+
+static void destroy_up(void *skel)
+{
+	bpfwire_ksock_up__destroy(skel);
+}
+
+static int ksock_obj_open(int api, struct ksock_obj *k)
+{
+	if (api == KSOCK_API_SEED) {
+		struct bpfwire_ksock *s = bpfwire_ksock__open();
+
+		if (!s)
+			return -1;
+		*k = (struct ksock_obj){ s, s->obj, &s->rodata->cfg,
+			&s->bss->setup_stage, load_seed, destroy_seed };
+	} else {
+		struct bpfwire_ksock_up *s = bpfwire_ksock_up__open();
+
+		if (!s)
+			return -1;
+		*k = (struct ksock_obj){ s, s->obj, &s->rodata->cfg,
+			&s->bss->setup_stage, load_up, destroy_up };
+	}
+	return 0;
+}
+
+/*
+ * The kernel's API, or -1 after a message: none at all, or a seed-only
+ * option on upstream. Said before anything is loaded, never as a verifier log.
+ */
+static int ksock_api_check(const struct agent_opts *o)
+{
+	int api = ksock_api_detect();
+
+	if (api < 0) {
+		pr_warn("couldn't read the kernel's BTF (/sys/kernel/btf/vmlinux) to find its ksock API: %s",
+			errno_str(api));
+		return -1;
+	}
+	if (api == KSOCK_API_NONE) {
+		pr_warn("kernel %s has no ksock kfuncs (neither the seed's bpf_ksock_bind nor upstream's union bpf_ksock_addr in its BTF): use --via netpoll or ringbuf",
+			kernel_release());
+		return -1;
+	}
+	if (api == KSOCK_API_UPSTREAM && o->bind.family) {
+		pr_warn("--bind needs bpf_ksock_bind, which kernel %s (the upstream ksock API) does not have: drop --bind, or run the seed kernel",
+			kernel_release());
+		return -1;
+	}
+	if (api == KSOCK_API_UPSTREAM && o->sndbuf) {
+		pr_warn("--sndbuf needs the seed's bpf_ksock_create_opts.sndbuf, which kernel %s (the upstream ksock API) does not have: drop --sndbuf, or run the seed kernel",
+			kernel_release());
+		return -1;
+	}
+	pr_debug("kernel %s: ksock API %s", kernel_release(), ksock_api_name(api));
+	return api;
+}
+
+static void setup_error(const struct agent_opts *o, int stage, int rv, const char *dst)
+{
+	char src[96];
+
+	switch (stage) {
+	case BPFWIRE_STAGE_CREATE:
+		pr_warn("couldn't create ksock (%s UDP%s): %s%s",
+			o->dst.family == AF_INET ? "AF_INET" : "AF_INET6",
+			o->sndbuf ? ", --sndbuf" : "", errno_str(rv),
+			rv == -EPERM && o->sndbuf ?
+			" (--sndbuf needs CAP_NET_ADMIN)" : "");
+		break;
+	case BPFWIRE_STAGE_BIND:
+		bpfwire_fmt_addr(&o->bind, o->bind.port, src, sizeof(src));
+		pr_warn("couldn't bind ksock to %s: %s", src, errno_str(rv));
+		break;
+	case BPFWIRE_STAGE_CONNECT:
+		pr_warn("couldn't connect ksock to %s: %s", dst, errno_str(rv));
+		break;
+	default:
+		pr_warn("couldn't store ksock for %s in map ksock_slot: %s",
+			dst, errno_str(rv));
+	}
 }
 
 int install_ksock(const struct agent_opts *o)
 {
 	static const char *const maps[] = { "stats", "state", "info", NULL };
 	struct sender s = { .via = BPFWIRE_VIA_KSOCK };
-	struct bpfwire_ksock *skel;
+	struct ksock_obj k;
 	struct bpfwire_cfg cfg;
-	char dst[96], src[96];
-	int ret = -1, rv;
+	char dst[96];
+	int ret = -1, rv, api;
 
+	api = ksock_api_check(o);
+	if (api < 0)
+		return -1;
 	bpfwire_fmt_addr(&o->dst, o->dst.port, dst, sizeof(dst));
-	skel = bpfwire_ksock__open();
-	if (!skel) {
+	if (ksock_obj_open(api, &k)) {
 		pr_warn("couldn't open the ksock sender: %s", errno_str(-errno));
 		return -1;
 	}
-	s.obj = skel->obj;
+	s.obj = k.obj;
 	if (sender_fill_cfg(o, &cfg))
 		goto out;
-	skel->rodata->cfg = cfg;
-	if (sender_load(&s, load, skel) || sender_set_key(&s, o))
+	*k.cfg = cfg;
+	if (sender_load(&s, k.load, k.skel) || sender_set_key(&s, o))
 		goto out;
 	if (sender_write_info(&s, o, &cfg))
 		goto out;
@@ -39,25 +149,7 @@ int install_ksock(const struct agent_opts *o)
 	if (sender_run_setup(&s, "bpfwire_ksock_setup", &rv))
 		goto out;
 	if (rv) {
-		switch (skel->bss->setup_stage) {
-		case BPFWIRE_STAGE_CREATE:
-			pr_warn("couldn't create ksock (%s UDP%s): %s%s",
-				o->dst.family == AF_INET ? "AF_INET" : "AF_INET6",
-				o->sndbuf ? ", --sndbuf" : "", errno_str(rv),
-				rv == -EPERM && o->sndbuf ?
-				" (--sndbuf needs CAP_NET_ADMIN)" : "");
-			break;
-		case BPFWIRE_STAGE_BIND:
-			bpfwire_fmt_addr(&o->bind, o->bind.port, src, sizeof(src));
-			pr_warn("couldn't bind ksock to %s: %s", src, errno_str(rv));
-			break;
-		case BPFWIRE_STAGE_CONNECT:
-			pr_warn("couldn't connect ksock to %s: %s", dst, errno_str(rv));
-			break;
-		default:
-			pr_warn("couldn't store ksock for %s in map ksock_slot: %s",
-				dst, errno_str(rv));
-		}
+		setup_error(o, *k.setup_stage, rv, dst);
 		goto out;
 	}
 	pr_debug("ksock connected to %s", dst);
@@ -75,8 +167,8 @@ int install_ksock(const struct agent_opts *o)
 			snprintf(sb, sizeof(sb), ", sndbuf %u", o->sndbuf);
 		if (o->key_id)
 			snprintf(sig, sizeof(sig), ", signed v2 (key id %u)", o->key_id);
-		printf("bpfwire-agent: ksock sender %u installed: %s -> %s%s%s, pinned at %s\n",
-		       o->sender_id, ev, dst, sb, sig, s.dir);
+		printf("bpfwire-agent: ksock sender %u installed: %s -> %s%s%s, %s API, pinned at %s\n",
+		       o->sender_id, ev, dst, sb, sig, ksock_api_name(api), s.dir);
 	}
 out:
 	if (ret)
@@ -84,6 +176,6 @@ out:
 	/* Pinned links keep the programs (and so the ksock) alive. */
 	bpf_link__destroy(s.links[0]);
 	bpf_link__destroy(s.links[1]);
-	bpfwire_ksock__destroy(skel);
+	k.destroy(k.skel);
 	return ret;
 }

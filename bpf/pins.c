@@ -10,6 +10,7 @@
 #include <bpf/bpf.h>
 #include <json-c/json.h>
 #include "agent.h"
+#include "ksock_api.h"
 #include "loader.h"
 
 static const enum bpfwire_via all_vias[] = {
@@ -245,6 +246,13 @@ int cmd_status(const struct agent_opts *o)
 			status_text(dir, &st);
 	}
 	json_object_object_add(root, "senders", arr);
+	{
+		/* The kernel's ksock API (ksock_api.h); null: none or no BTF. */
+		int api = ksock_api_detect();
+
+		json_object_object_add(root, "ksock_api", api > 0 ?
+			json_object_new_string(ksock_api_name(api)) : NULL);
+	}
 	if (o->json)
 		printf("%s\n", json_object_to_json_string_ext(root,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
