@@ -9,6 +9,7 @@
 
 #include "lab-config.h"
 #include "errnames.h"
+#include "kseries.h"
 #include "log.h"
 #include "lab.h"
 #include "run.h"
@@ -582,8 +583,9 @@ static const char usage_run[] =
 "usage: bpfwire-lab run [OPTIONS] SCENARIO\n"
 "Run SCENARIO (a file, or a name under scenarios/): boot its topology, run\n"
 "its steps, write RUN/summary.json and summary.txt, tear down. Exit status\n"
-"is the verdict: 0 pass, 1 fail, 2 usage.\n"
+"is the verdict: 0 pass, 1 fail, 2 usage, 77 not for this kernel's series.\n"
 "  --results DIR  --kernel PATH  --accel auto|kvm|tcg\n"
+"  --kernel-series seed|upstream  (this build's kernel, else build[-up]'s)\n"
 "  --keep         leave the lab up afterwards\n"
 "  --append P     extra kernel parameters for every guest (ignore_loglevel\n"
 "                 stays last, so `quiet` cannot hide a splat)\n"
@@ -599,6 +601,7 @@ static int run_opt(int c, const char *arg, void *p)
 	switch (c) {
 	case 'R': o->results = arg; return 0;
 	case 'k': o->kernel = arg; return 0;
+	case 'Y': o->kernel_series = arg; return kseries_parse(arg) ? 0 : -1;
 	case 'a': o->accel = arg; return 0;
 	case 'K': o->keep = true; return 0;
 	case 'C': o->no_capture = true; return 0;
@@ -615,6 +618,7 @@ static int cmd_run(int argc, char **argv)
 	static const struct option o[] = {
 		{ "results", required_argument, NULL, 'R' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "kernel-series", required_argument, NULL, 'Y' },
 		{ "accel", required_argument, NULL, 'a' },
 		{ "keep", no_argument, NULL, 'K' },
 		{ "no-capture", no_argument, NULL, 'C' },
@@ -627,7 +631,7 @@ static int cmd_run(int argc, char **argv)
 	struct runner_opts ro = { .accel = "auto" };
 
 	COMMON(argc, argv, usage_run, "", o, run_opt, &ro);
-	if (argc != 1)
+	if (argc != 1 || (ro.kernel && ro.kernel_series))
 		return usage_err(usage_run);
 	return runner_run(argv[0], &ro);
 }

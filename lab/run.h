@@ -131,7 +131,11 @@ struct lab_up_opts {
 enum link_how { LINK_CARRIER, LINK_BRIDGE_PORT };
 
 /* Exit statuses of the CLI that library calls map to. */
-enum { LAB_OK = 0, LAB_FAIL = 1, LAB_EUSAGE = 2 };
+/*
+ * LAB_NA: `run` on a kernel series the scenario does not list, or a
+ * --kernel-series whose kernel is not built (77: meson's SKIP).
+ */
+enum { LAB_OK = 0, LAB_FAIL = 1, LAB_EUSAGE = 2, LAB_NA = 77 };
 
 const char *lab_default_kernel(void);
 int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run **out);

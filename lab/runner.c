@@ -18,6 +18,7 @@
 
 #include "lab-config.h"
 #include "errnames.h"
+#include "kseries.h"
 #include "log.h"
 #include "steps.h"
 #include "util.h"
@@ -169,6 +170,10 @@ static void write_summary(struct runner *rn, const char *verdict, const char *re
 	json_object_object_add(root, "verdict", json_object_new_string(verdict));
 	json_object_object_add(root, "reason", json_object_new_string(reason));
 	json_object_object_add(root, "accel", json_object_new_string(rn->lab ? rn->lab->accel : ""));
+	json_object_object_add(root, "kernel", json_object_new_string(rn->kernel));
+	json_object_object_add(root, "kernel_release", json_object_new_string(rn->release));
+	json_object_object_add(root, "kernel_series", rn->series ?
+		json_object_new_string(kseries_name(rn->series)) : NULL);
 	json_object_object_add(root, "boot_seconds", json_object_new_double(rn->lab ? rn->lab->boot_s : 0));
 	json_object_object_add(root, "total_seconds", json_object_new_double(now_s() - rn->t0));
 	json_object_object_add(root, "splats", json_object_new_int(splats));
@@ -189,6 +194,8 @@ static void write_summary(struct runner *rn, const char *verdict, const char *re
 		fprintf(f, "topology %s, accel %s, boot %.1f s, total %.1f s\n", rn->s->topology,
 			rn->lab ? rn->lab->accel : "-", rn->lab ? rn->lab->boot_s : 0,
 			now_s() - rn->t0);
+		fprintf(f, "kernel %s, release %s, series %s\n", rn->kernel,
+			rn->release[0] ? rn->release : "unknown", kseries_name(rn->series));
 		fprintf(f, "steps:\n");
 		for (size_t i = 0; i < n; i++) {
 			json_object *js = json_object_array_get_idx(rn->steps, i), *v;
@@ -253,6 +260,60 @@ static int default_results(const char *name, char *out, size_t len)
 }
 
 /* Parse the scenario and its topology, check one against the other, make RUN/steps. */
+/* --kernel-series: that series' bzImage, or why it is missing (LAB_NA). */
+static int series_kernel(struct runner *rn, const char *name)
+{
+	unsigned want = kseries_parse(name);
+
+	kseries_kernel(want, rn->kernel, sizeof(rn->kernel));
+	if (!access(rn->kernel, R_OK))
+		return 0;
+	pr_warn("run: no %s kernel at %s: build it with `meson setup -Dkernel_series=%s %s/%s && meson compile -C %s/%s`",
+		name, rn->kernel, name, BPFWIRE_SOURCE_ROOT, want == KSERIES_UPSTREAM ? "build-up" : "build",
+		BPFWIRE_SOURCE_ROOT, want == KSERIES_UPSTREAM ? "build-up" : "build");
+	return -1;
+}
+
+/*
+ * The kernel to boot, its release and series, checked against the
+ * scenario's `series` before anything boots. -1 after a message; series
+ * (unsigned)-1 marks a usage error, else the scenario does not apply.
+ */
+static int runner_kernel(struct runner *rn, const struct runner_opts *o)
+{
+	unsigned want = o->kernel_series ? kseries_parse(o->kernel_series) : 0;
+	char err[PATH_MAX + 128];
+
+	if (o->kernel_series && series_kernel(rn, o->kernel_series))
+		return -1;
+	if (!o->kernel_series)
+		snprintf(rn->kernel, sizeof(rn->kernel), "%s", o->kernel ? o->kernel : lab_default_kernel());
+	if (access(rn->kernel, F_OK))
+		return 0;	/* lab_up's preflight says how to build it */
+	if (kseries_bzimage_release(rn->kernel, rn->release, sizeof(rn->release), err, sizeof(err))) {
+		pr_warn("run: %s", err);
+		rn->series = (unsigned)-1;
+		return -1;
+	}
+	rn->series = kseries_of_release(rn->release);
+	if (want && rn->series != want) {
+		pr_warn("run: --kernel-series %s: %s is release %s, which is not the %s series",
+			o->kernel_series, rn->kernel, rn->release, o->kernel_series);
+		rn->series = (unsigned)-1;
+		return -1;
+	}
+	if (rn->s->series && rn->series && !(rn->s->series & rn->series)) {
+		pr_warn("run: scenario %s applies to series '%s' only; kernel %s is the %s series: not run (exit %d)",
+			rn->s->name, kseries_name(rn->s->series), rn->release,
+			kseries_name(rn->series), LAB_NA);
+		return -1;
+	}
+	if (rn->s->series && !rn->series)
+		pr_warn("run: kernel release %s is no bpfwire series; scenario %s's 'series %s' is not checked",
+			rn->release, rn->s->name, kseries_name(rn->s->series));
+	return 0;
+}
+
 static int runner_prepare(struct runner *rn, const char *name, const struct runner_opts *o)
 {
 	char path[PATH_MAX + 32], err[1024] = "";
@@ -277,6 +338,8 @@ static int runner_prepare(struct runner *rn, const char *name, const struct runn
 		pr_warn("run: topology %s is split into parts; the runner drives a whole lab only", path);
 		return LAB_EUSAGE;
 	}
+	if (runner_kernel(rn, o))
+		return rn->series == (unsigned)-1 ? LAB_EUSAGE : LAB_NA;
 	if (o->results)
 		snprintf(rn->results, sizeof(rn->results), "%s", o->results);
 	else if (default_results(rn->s->name, rn->results, sizeof(rn->results)))
@@ -412,12 +475,15 @@ int runner_run(const char *name, const struct runner_opts *o)
 	if (failed)
 		goto out_free;
 	up.results = rn.results;
+	up.kernel = rn.kernel[0] ? rn.kernel : NULL;
 	rn.steps = json_object_new_array();
 	rn.reports = json_object_new_object();
 	rn.t0 = now_s();
 
 	printf("scenario %s: %s\n", rn.s->name, rn.s->summary);
 	printf("results: %s\n", rn.results);
+	printf("kernel: %s, release %s, series %s\n", rn.kernel,
+	       rn.release[0] ? rn.release : "unknown", kseries_name(rn.series));
 	fflush(stdout);
 	lab_install_signals();
 	if (lab_up(&up, rn.t, &rn.lab)) {

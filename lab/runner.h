@@ -9,6 +9,7 @@
 struct runner_opts {
 	const char *results;	/* NULL: ./results/NAME-YYYYmmdd-HHMMSS */
 	const char *kernel;	/* NULL: the lab's default */
+	const char *kernel_series;	/* seed|upstream: that series' kernel (kseries.h) */
 	const char *accel;	/* auto, kvm, tcg */
 	const char *append;	/* extra kernel parameters for every guest */
 	bool keep;		/* leave the lab up afterwards */
@@ -20,7 +21,10 @@ struct runner_opts {
 
 /* Directory of the shipped scenarios (SOURCE/scenarios). */
 const char *runner_scenario_dir(void);
-/* Run one scenario by name or path. Returns the verdict: 0 pass, 1 fail, 2 usage. */
+/*
+ * Run one scenario by name or path. Returns the verdict: 0 pass, 1 fail,
+ * 2 usage, 77 not applicable to the kernel's series (or its kernel unbuilt).
+ */
 int runner_run(const char *name, const struct runner_opts *o);
 /* Print every shipped scenario with its summary line. */
 int runner_list(FILE *f);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "errnames.h"
+#include "kseries.h"
 
 struct pctx {
 	const char *path;
@@ -423,6 +424,27 @@ fail:
 	return NULL;
 }
 
+/* series NAME...: the kernel series (kseries.h) the scenario applies to. */
+static int parse_series(struct pctx *c, struct scenario *s, char *rest)
+{
+	char *w;
+
+	if (s->series)
+		return fail(c, "a second 'series'");
+	while ((w = word(&rest))) {
+		unsigned one = kseries_parse(w);
+
+		if (!one)
+			return fail(c, "unknown series '%s': seed or upstream", w);
+		if (s->series & one)
+			return fail(c, "series '%s' twice", w);
+		s->series |= one;
+	}
+	if (!s->series)
+		return fail(c, "'series' needs seed, upstream or both");
+	return 0;
+}
+
 /* What the whole file must have once every line is read. */
 static int check_whole(struct pctx *c, const struct scenario *s)
 {
@@ -501,6 +523,9 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 				goto out;
 			}
 			if (copy_name(&c, s->topology, sizeof(s->topology), word(&rest), "topology"))
+				goto out;
+		} else if (strcmp(kw, "series") == 0) {
+			if (parse_series(&c, s, rest))
 				goto out;
 		} else if (strcmp(kw, "timeout") == 0) {
 			if (has_timeout) {

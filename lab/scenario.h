@@ -49,6 +49,7 @@ struct scenario {
 	char summary[256];
 	char topology[SCN_NAME_MAX + 1];
 	double timeout;		/* the whole scenario, seconds */
+	unsigned series;	/* `series`: KSERIES_* (kseries.h); 0: not stated, any */
 	int nsteps;
 	struct scn_step steps[SCN_MAX_STEPS];
 };

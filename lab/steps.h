@@ -27,6 +27,9 @@ struct runner {
 	struct spawned spawned[SCN_MAX_STEPS];
 	json_object *steps, *reports;
 	double t0;
+	char kernel[PATH_MAX];	/* the bzImage booted */
+	char release[128];	/* its release; "" when unread */
+	unsigned series;	/* KSERIES_* of the release; 0: not a bpfwire one */
 };
 
 /* Runs step idx, recording it in js; 0 when its expectation holds, else why. */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # bpfwire-lab run: a scenario the parser refuses exits 2 with "file:line: what"
-# before anything boots (no results directory, no root needed).
+# before anything boots (no results directory, no root needed); one whose
+# `series` does not list the kernel's exits 77.
 # Usage: test-scenario-cli.sh BPFWIRE_LAB
 lab=$1
 . "$(dirname "$0")/tap.sh"
@@ -28,4 +29,30 @@ refused no-judge 1 "no 'check' or 'report'" \
 	'summary s\ntopology lone\nexec lone -- true\n'
 refused nul-byte 3 'a NUL byte' \
 	'summary s\ntopology lone\nexec lone -- true\0\nreport rx lone rx.json\n'
+# issue 21: the kernel series, checked before boot. A fake bzImage: the
+# setup header's "HdrS" (0x202) and version pointer (0x20e -> 0x300).
+fakebz() {
+	head -c 1024 /dev/zero > "$1"
+	printf 'HdrS' | dd of="$1" bs=1 seek=514 conv=notrunc 2>/dev/null
+	printf '\000\001' | dd of="$1" bs=1 seek=526 conv=notrunc 2>/dev/null
+	printf '%s (t@t) #1 SMP\000' "$2" | dd of="$1" bs=1 seek=768 conv=notrunc 2>/dev/null
+}
+fakebz "$tmp/up.bz" 6.12.118-bpfwire-up
+printf 'summary s\ntopology lone\nseries seed\nreport rx lone rx.json\n' > "$tmp/seedonly"
+err=$("$lab" run --results "$tmp/r-na" --kernel "$tmp/up.bz" "$tmp/seedonly" 2>&1 >/dev/null); st=$?
+[ "$st" = 77 ]; t $? "series seed on a -bpfwire-up kernel: exits 77 (got $st)"
+case "$err" in
+*"applies to series 'seed' only; kernel 6.12.118-bpfwire-up is the upstream series"*) t 0 "series mismatch: stderr names both series and the release" ;;
+*) echo "# got: $err"; t 1 "series mismatch: stderr names both series and the release" ;;
+esac
+[ ! -e "$tmp/r-na" ]; t $? "series mismatch: nothing was laid out"
+head -c 1024 /dev/zero > "$tmp/zero.bz"
+err=$("$lab" run --results "$tmp/r-bz" --kernel "$tmp/zero.bz" "$tmp/seedonly" 2>&1 >/dev/null); st=$?
+[ "$st" = 2 ]; t $? "a file without a setup header: exits 2 (got $st)"
+case "$err" in *"not a bzImage"*) t 0 "no setup header: stderr says not a bzImage" ;;
+*) echo "# got: $err"; t 1 "no setup header: stderr says not a bzImage" ;; esac
+"$lab" run --kernel-series mainline "$tmp/seedonly" >/dev/null 2>&1; st=$?
+[ "$st" = 2 ]; t $? "--kernel-series mainline: exits 2 (got $st)"
+"$lab" run --kernel "$tmp/up.bz" --kernel-series upstream "$tmp/seedonly" >/dev/null 2>&1; st=$?
+[ "$st" = 2 ]; t $? "--kernel with --kernel-series: exits 2 (got $st)"
 tap_done

@@ -2,6 +2,7 @@
 /* TAP: the scenario parser accepts every shipped scenario and rejects each
  * kind of bad input with "file:line: what". */
 #include "scenario.h"
+#include "kseries.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -62,6 +63,11 @@ static const struct bad bads[] = {
 	{ "summary x\ntopology pair\ntapstats r eth0 ${X}.json\nreport rx r a.json\n", "t:3: unknown variable ${X}" },
 	{ "summary x\ntopology pair\nnetem r eth0 delay ${D}ms\nreport rx r a.json\n", "t:3: unknown variable ${D}" },
 	{ "summary x\ntopology pair\nexec r -- echo ${BUILD\nreport rx r a.json\n", "t:3: unterminated or empty ${...}" },
+	/* issue 21: the kernel series a scenario applies to */
+	{ "summary x\ntopology pair\nseries\nreport rx r a.json\n", "t:3: 'series' needs seed, upstream or both" },
+	{ "summary x\ntopology pair\nseries seed mainline\nreport rx r a.json\n", "t:3: unknown series 'mainline': seed or upstream" },
+	{ "summary x\ntopology pair\nseries seed seed\nreport rx r a.json\n", "t:3: series 'seed' twice" },
+	{ "summary x\ntopology pair\nseries seed\nseries upstream\nreport rx r a.json\n", "t:4: a second 'series'" },
 };
 
 /* Refused from a file: a NUL byte, a summary over 255 characters. */
@@ -113,6 +119,8 @@ int main(int argc, char **argv)
 		if (r)
 			printf("# %s\n", err);
 		parsed += ok(r == 0 && s->summary[0] && s->nsteps > 0, "shipped scenario %s parses", argv[i]);
+		/* issue 21: every shipped scenario says which kernels it is for */
+		ok(r == 0 && s->series != 0, "shipped scenario %s states its series", argv[i]);
 		scenario_free(s);
 	}
 	/* meson passes every shipped scenario: none means the list broke */
@@ -178,6 +186,23 @@ int main(int argc, char **argv)
 		printf("# got: %s\n", err);
 	ok(r == 0 && s->nsteps == 2, "good file: %s", "every documented ${VAR}, and shell's $X and $(x)");
 	scenario_free(s);
+
+	r = scenario_parse("ser", "summary s\ntopology pair\nseries upstream seed\nreport rx r a.json\n",
+			   s, err, sizeof(err));
+	ok(r == 0 && s->series == KSERIES_ALL, "good file: %s", "series upstream seed");
+	scenario_free(s);
+	r = scenario_parse("ser1", "summary s\ntopology pair\nseries seed\nreport rx r a.json\n",
+			   s, err, sizeof(err));
+	ok(r == 0 && s->series == KSERIES_SEED, "good file: %s", "series seed");
+	scenario_free(s);
+	r = scenario_parse("ser0", "summary s\ntopology pair\nreport rx r a.json\n", s, err, sizeof(err));
+	ok(r == 0 && s->series == 0, "good file: %s", "no series statement: 0 (any kernel)");
+	scenario_free(s);
+	ok(kseries_of_release("6.12.118-bpfwire-up") == KSERIES_UPSTREAM &&
+	   kseries_of_release("6.12.118-bpfwire") == KSERIES_SEED &&
+	   kseries_of_release("6.12.118-bpfwire-seed") == KSERIES_SEED &&
+	   kseries_of_release("6.12.118-amd64") == 0, "release: %s",
+	   "-bpfwire-up upstream, -bpfwire and -bpfwire-seed seed, others none");
 
 	x = scenario_expand("a ${SHARE}/b ${SHARE}", lookup, NULL, err, sizeof(err));
 	ok(x && !strcmp(x, "a /results/b /results"), "expand: %s", "${SHARE} twice");

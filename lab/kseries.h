@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Kernel series: which ksock API a lab kernel carries, told by its release
+ * (6.12.118-bpfwire: seed; -bpfwire-seed: seed without bpfwire's fixes;
+ * -bpfwire-up: upstream, the API Linux merged). A scenario's `series`
+ * statement lists the ones it applies to; the runner checks before boot.
+ */
+#ifndef BPFWIRE_LAB_KSERIES_H
+#define BPFWIRE_LAB_KSERIES_H
+
+#include <stddef.h>
+
+enum kseries {
+	KSERIES_SEED		= 1u << 0,
+	KSERIES_UPSTREAM	= 1u << 1,
+};
+#define KSERIES_ALL	(KSERIES_SEED | KSERIES_UPSTREAM)
+
+/* "seed"/"upstream" -> KSERIES_*, else 0. */
+unsigned kseries_parse(const char *name);
+const char *kseries_name(unsigned series);
+/*
+ * The release a bzImage carries (its setup header's kernel_version
+ * string, first word): 0, or -errno / -EINVAL with a message in err.
+ */
+int kseries_bzimage_release(const char *path, char *rel, size_t len, char *err, size_t errlen);
+/* The series of a release; 0 when it is not a bpfwire kernel. */
+unsigned kseries_of_release(const char *rel);
+/*
+ * The bzImage of a series: this build's kernel when it is that series,
+ * else the sibling build dir's (seed: SOURCE/build, upstream:
+ * SOURCE/build-up). Into path; the file may not exist.
+ */
+void kseries_kernel(unsigned series, char *path, size_t len);
+
+#endif
