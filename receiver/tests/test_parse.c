@@ -448,7 +448,28 @@ static void test_wire(void)
 		n = craft_wire(dg, 1, 2, BPFWIRE_EV_OPEN, ev, 328);
 		ASSERT_REASON(feed_dg(&p, n), BPFW_R_EVENT_LENGTH, "event path over PATH_MAX");
 	}
-	ASSERT_EQ(rx.wire.valid, 1, "only the grown header is valid");
+	/* --batch (issue 17): n_events must count the events exactly. */
+	{
+		uint8_t ev[512];
+		uint32_t el = craft_event(ev, 7, "sh", "/bin/sh"), pl;
+		uint64_t events = rx.wire.events;
+
+		pl = el + craft_event(ev + el, 8, "cat", "/etc/hosts");
+		pl += craft_event(ev + pl, 9, "ls", "/");
+		n = craft_wire_v2(dg, 1, 5, 3, BPFWIRE_EV_OPEN, 3, ev, pl);
+		ASSERT_REASON(feed_dg(&p, n), BPFW_R_OK, "v2 batch of 3 events");
+		ASSERT_EQ(rx.wire.events - events, 3, "a batch of 3 counts 3 events");
+		n = craft_wire_v2(dg, 1, 5, 4, BPFWIRE_EV_OPEN, 0, ev, pl);
+		ASSERT_REASON(feed_dg(&p, n), BPFW_R_EVENT_LENGTH, "n_events 0: malformed");
+		n = craft_wire_v2(dg, 1, 5, 5, BPFWIRE_EV_OPEN, 4, ev, pl);
+		ASSERT_REASON(feed_dg(&p, n), BPFW_R_EVENT_LENGTH, "n_events 4 over 3 events");
+		n = craft_wire_v2(dg, 1, 5, 6, BPFWIRE_EV_OPEN, 2, ev, pl);
+		ASSERT_REASON(feed_dg(&p, n), BPFW_R_EVENT_LENGTH, "n_events 2, 3 events' bytes");
+		n = craft_wire_v2(dg, 1, 5, 7, BPFWIRE_EV_OPEN, 65535, ev, pl);
+		ASSERT_REASON(feed_dg(&p, n), BPFW_R_EVENT_LENGTH, "n_events 65535");
+		ASSERT_EQ(rx.wire.events - events, 3, "malformed batches count no event");
+	}
+	ASSERT_EQ(rx.wire.valid, 2, "only the grown header and the batch are valid");
 	ASSERT_EQ(rx.wire.reasons[BPFW_R_WIRE_CHECK], 3, "wire_check reason count");
 #undef WIRE_CASE
 }
