@@ -151,7 +151,8 @@ static void pin_guest(struct pinner *pn, const char *pid, int gi)
 			continue;
 		cmd = fgets(comm, sizeof(comm), f);
 		fclose(f);
-		if (!cmd || strncmp(comm, "CPU 0/", 6))
+		/* MTTCG: "CPU 0/TCG"; one TCG thread for all (icount): "ALL CPUs/TCG". */
+		if (!cmd || (strncmp(comm, "CPU 0/", 6) && strncmp(comm, "ALL CPUs/", 9)))
 			continue;
 		CPU_ZERO(&set);
 		CPU_SET(gi % (ncpu > 0 ? ncpu : 1), &set);

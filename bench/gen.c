@@ -107,7 +107,7 @@ static void sender_remove(FILE *f, int m, const char *id)
 {
 	/* A partial batch waits for the next event: send it before the counts. */
 	if (bench_methods[m].batch > 1)
-		fprintf(f, "exec sender -- " AGENT " flush\n");
+		fprintf(f, "exec sender -- " AGENT " flush ksock\n");
 	fprintf(f, "exec sender -- " AGENT " status --json > ${SHARE}/stats-%s.json\n", id);
 	if (bench_methods[m].kind == BENCH_BPF_AGENT) {
 		fprintf(f, "exec sender -- pkill -TERM -x bpfwire-agent\n");

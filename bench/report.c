@@ -188,7 +188,7 @@ static json_object *sender_counters(json_object *st, int id)
 
 /*
  * A BPF sender's run, in events. With --batch (issue 17) the agent counts
- * events and datagrams, failed ones of each, and EAGAIN per datagram; the
+ * events (events_failed) and datagrams (sent, failed, EAGAIN); the
  * receiver counts a sender's events beside its datagrams. Without those
  * counters one datagram is one event.
  */
@@ -206,10 +206,10 @@ static void bpf_counts(struct rate_run *rr, json_object *c, json_object *rx, con
 	snprintf(key, sizeof(key), "%s.events", snd);
 	ev = jnum(rx, key);
 	rr->delivered = isnan(dg) ? 0 : (long)dg;
-	if (batch <= 1 && isnan(jnum(c, "failed_events")))
+	if (batch <= 1 && isnan(jnum(c, "events_failed")))
 		return;
-	fe = jnum(c, "failed_events");
-	fd = jnum(c, "failed_datagrams");
+	fe = jnum(c, "events_failed");
+	fd = jnum(c, "failed");		/* with --batch, failed datagrams */
 	if (!isnan(fe)) {
 		double per = fd > 0 ? fe / fd : 1;
 

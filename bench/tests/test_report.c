@@ -113,8 +113,8 @@ static void make_batch(void)
 	put("hosts/sender/rate-ksock-b32-1.json", "{ \"count\": 320, \"rate_offered\": 3000.0,"
 	    " \"qdisc_drops\": 0, \"tx_dropped\": 0, \"tx_span_ns\": 100000000 }");
 	put("hosts/sender/stats-rate-ksock-b32-1.json", "{ \"senders\": [ { \"sender_id\": 8001,"
-	    " \"counters\": { \"events\": 320, \"datagrams\": 10, \"sent\": 9, \"failed\": 1,"
-	    " \"failed_datagrams\": 1, \"failed_events\": 32, \"errors\": { \"EAGAIN\": 1 } } } ] }");
+	    " \"counters\": { \"events\": 320, \"sent\": 9, \"failed\": 1, \"events_sent\": 288,"
+	    " \"events_failed\": 32, \"events_pending\": 0, \"errors\": { \"EAGAIN\": 1 } } } ] }");
 	put("hosts/receiver/rx-rate-ksock-b32-1.json", "{ \"arrival_span_s\": 0.1, \"socket\":"
 	    " { \"drops\": 0, \"senders\": { \"8001\": { \"received\": 9, \"events\": 288 } } } }");
 	put("hosts/sender/lat-low-ksock-b32.json", "{ \"rate_offered\": 10, \"latency\":"
