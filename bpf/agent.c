@@ -32,6 +32,8 @@ int main(int argc, char **argv)
 		return cmd_status(&o) ? 1 : 0;
 	case CMD_UNLOAD:
 		return cmd_unload(&o) ? 1 : 0;
+	case CMD_FLUSH:
+		return cmd_flush(&o) ? 1 : 0;
 	case CMD_INSTALL:
 		break;
 	}

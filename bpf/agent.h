@@ -11,5 +11,6 @@ int install_netpoll(const struct agent_opts *o);	/* netpoll.c */
 int run_ringbuf(const struct agent_opts *o);	/* ringbuf.c */
 int cmd_status(const struct agent_opts *o);	/* pins.c */
 int cmd_unload(const struct agent_opts *o);	/* pins.c */
+int cmd_flush(const struct agent_opts *o);	/* pins.c: --batch's partial batch */
 
 #endif /* BPFWIRE_AGENT_H */

@@ -181,6 +181,43 @@ int bpfwire_parse_key_id(const char *s, __u32 *id, char *err, size_t errlen)
 	return 0;
 }
 
+int bpfwire_parse_batch(const char *s, __u32 *n, char *err, size_t errlen)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		ERR("bad --batch '%s': need 1..%d events per datagram", s, BPFWIRE_BATCH_MAX);
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*end || v < 1)
+		ERR("bad --batch '%s': need 1..%d events per datagram", s, BPFWIRE_BATCH_MAX);
+	if (errno || v > BPFWIRE_BATCH_MAX)
+		ERR("bad --batch %s: at most %d events fit in one %d-byte datagram "
+		    "(%d-byte header, %d-byte shortest event); a batch also closes "
+		    "early when its next event would not fit", s, BPFWIRE_BATCH_MAX,
+		    BPFWIRE_BATCH_DGRAM, BPFWIRE_HDR_LEN_V2, BPFWIRE_EVENT_MIN_LEN);
+	*n = v;
+	return 0;
+}
+
+#define BATCH_AGE_MAX	3600000u	/* one hour */
+
+int bpfwire_parse_batch_age(const char *s, __u32 *ms, char *err, size_t errlen)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		ERR("bad --batch-age-ms '%s': need 0..%u (0: no age limit)", s, BATCH_AGE_MAX);
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > BATCH_AGE_MAX)
+		ERR("bad --batch-age-ms '%s': need 0..%u (0: no age limit)", s, BATCH_AGE_MAX);
+	*ms = v;
+	return 0;
+}
+
 int bpfwire_parse_via(const char *s, enum bpfwire_via *via)
 {
 	if (!strcmp(s, "ksock"))
@@ -245,6 +282,7 @@ void bpfwire_usage(FILE *f)
 "usage: bpfwire-agent --via ksock|netpoll|ringbuf --dst ADDR:PORT [options]\n"
 "       bpfwire-agent status [--json] [VIA]\n"
 "       bpfwire-agent unload [VIA]\n"
+"       bpfwire-agent flush [ksock]\n"
 "\n"
 "Install a BPF sender that turns exec and file-open events into bpfwire\n"
 "datagrams. ksock and netpoll pin their programs, links and maps under\n"
@@ -271,16 +309,24 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 "                         (the kernel doubles it; needs CAP_NET_ADMIN), so a\n"
 "                         burst loses fewer sends to EAGAIN (default 0: the\n"
 "                         net.core.wmem_default buffer)\n"
+"  --batch N              ksock: up to N events (1..%d) per wire-v2 datagram of\n"
+"                         at most %d bytes; without --key-file unsigned v2\n"
+"                         (default 1: one event per datagram)\n"
+"  --batch-age-ms MS      with --batch: the next event after the open batch's\n"
+"                         first is MS old sends the batch (default 1000; 0:\n"
+"                         only when full). A partial batch waits for an event,\n"
+"                         'flush' or 'unload': no timer can send\n"
 "  --json                 status: machine-readable output\n"
 "  -v, --verbose          more output; libbpf's own output shows from -v\n"
 "  -h, --help             this text\n"
 "\n"
-"Exit: 0 done, 1 the install, status or unload failed, 2 usage error.\n");
+"Exit: 0 done, 1 the install, status, unload or flush failed, 2 usage error.\n",
+		BPFWIRE_BATCH_MAX, BPFWIRE_BATCH_DGRAM);
 }
 
 enum { OPT_VIA = 256, OPT_DST, OPT_BIND, OPT_DEV, OPT_EVENTS, OPT_PREFIX,
        OPT_ID, OPT_MAC, OPT_JSON, OPT_DEV_UNCHECKED, OPT_SNDBUF, OPT_KEY_FILE,
-       OPT_KEY_ID };
+       OPT_KEY_ID, OPT_BATCH, OPT_BATCH_AGE };
 
 static const struct option long_opts[] = {
 	{ "via",	 required_argument, NULL, OPT_VIA },
@@ -295,6 +341,8 @@ static const struct option long_opts[] = {
 	{ "sndbuf",	 required_argument, NULL, OPT_SNDBUF },
 	{ "key-file",	 required_argument, NULL, OPT_KEY_FILE },
 	{ "key-id",	 required_argument, NULL, OPT_KEY_ID },
+	{ "batch",	 required_argument, NULL, OPT_BATCH },
+	{ "batch-age-ms", required_argument, NULL, OPT_BATCH_AGE },
 	{ "json",	 no_argument,	    NULL, OPT_JSON },
 	{ "verbose",	 no_argument,	    NULL, 'v' },
 	{ "help",	 no_argument,	    NULL, 'h' },
@@ -303,7 +351,7 @@ static const struct option long_opts[] = {
 
 /* The options whose checks need all the others, kept as given. */
 struct cli_raw {
-	const char *mac, *events, *sndbuf, *key_id;
+	const char *mac, *events, *sndbuf, *key_id, *batch, *batch_age;
 };
 
 static int parse_option(int c, char **argv, struct agent_opts *o,
@@ -361,6 +409,12 @@ static int parse_option(int c, char **argv, struct agent_opts *o,
 	case OPT_KEY_ID:
 		raw->key_id = optarg;
 		break;
+	case OPT_BATCH:
+		raw->batch = optarg;
+		break;
+	case OPT_BATCH_AGE:
+		raw->batch_age = optarg;
+		break;
 	case OPT_JSON:
 		o->json = 1;
 		break;
@@ -389,8 +443,10 @@ static int parse_command(int argc, char **argv, struct agent_opts *o,
 		o->cmd = CMD_STATUS;
 	else if (!strcmp(cmd, "unload"))
 		o->cmd = CMD_UNLOAD;
+	else if (!strcmp(cmd, "flush"))
+		o->cmd = CMD_FLUSH;
 	else
-		ERR("unknown command '%s': use status or unload", cmd);
+		ERR("unknown command '%s': use status, unload or flush", cmd);
 	if (npos > 2)
 		ERR("%s takes at most one sender name", cmd);
 	if (npos == 2) {
@@ -401,9 +457,33 @@ static int parse_command(int argc, char **argv, struct agent_opts *o,
 			ERR("bad sender '%s': use ksock, netpoll or ringbuf", o->only);
 	}
 	if (o->via || o->dst_text || o->bind_text || o->dev[0] || raw->mac ||
-	    o->dev_unchecked || raw->sndbuf || o->key_file || raw->key_id)
+	    o->dev_unchecked || raw->sndbuf || o->key_file || raw->key_id ||
+	    raw->batch || raw->batch_age)
 		ERR("%s takes no sender options; name the sender as in "
 		    "'%s ksock'", cmd, cmd);
+	return 0;
+}
+
+/* --batch and --batch-age-ms: ksock only (bpf/README.md, "Batching"). */
+static int check_batch(struct agent_opts *o, const struct cli_raw *raw,
+		       char *err, size_t errlen)
+{
+	o->batch = 1;
+	o->batch_age_ms = 1000;
+	if (raw->batch && bpfwire_parse_batch(raw->batch, &o->batch, err, errlen))
+		return -1;
+	if (raw->batch_age && !raw->batch)
+		ERR("--batch-age-ms needs --batch N");
+	if (raw->batch_age &&
+	    bpfwire_parse_batch_age(raw->batch_age, &o->batch_age_ms, err, errlen))
+		return -1;
+	if (o->batch > 1 && o->via != BPFWIRE_VIA_KSOCK)
+		ERR("--batch %u is for --via ksock only: %s", o->batch,
+		    o->via == BPFWIRE_VIA_NETPOLL ?
+		    "netpoll's send is LSM-only, so nothing could flush a partial batch" :
+		    "ringbuf sends one event per datagram");
+	if (o->batch == 1)
+		o->batch_age_ms = 0;
 	return 0;
 }
 
@@ -447,6 +527,8 @@ static int check_install(struct agent_opts *o, const struct cli_raw *raw,
 		return -1;
 	if (o->key_file && !raw->key_id)
 		o->key_id = 1;
+	if (check_batch(o, raw, err, errlen))
+		return -1;
 	if (raw->mac) {
 		if (bpfwire_parse_mac(raw->mac, o->mac))
 			ERR("bad --remote-mac '%s': write aa:bb:cc:dd:ee:ff", raw->mac);

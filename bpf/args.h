@@ -16,7 +16,7 @@ struct bpfwire_addr {
 	char  ifname[16];	/* %iface as given */
 };
 
-enum bpfwire_cmd { CMD_INSTALL, CMD_STATUS, CMD_UNLOAD, CMD_HELP };
+enum bpfwire_cmd { CMD_INSTALL, CMD_STATUS, CMD_UNLOAD, CMD_FLUSH, CMD_HELP };
 
 struct agent_opts {
 	enum bpfwire_cmd cmd;
@@ -31,6 +31,8 @@ struct agent_opts {
 	__u32 sndbuf;			/* --sndbuf BYTES, ksock; 0: default */
 	const char *key_file;		/* --key-file: sign, send v2; NULL: v1 */
 	__u32 key_id;			/* --key-id 1..255 (default 1); 0: no key */
+	__u32 batch;			/* --batch 1..BPFWIRE_BATCH_MAX; 1: none */
+	__u32 batch_age_ms;		/* --batch-age-ms; 0: no age limit */
 	__u8  mac[6];
 	int   have_mac;
 	int   json;
@@ -51,6 +53,9 @@ int bpfwire_parse_events(const char *s, __u32 *events, char *err, size_t errlen)
 int bpfwire_parse_via(const char *s, enum bpfwire_via *via);
 int bpfwire_parse_sndbuf(const char *s, __u32 *bytes, char *err, size_t errlen);
 int bpfwire_parse_key_id(const char *s, __u32 *id, char *err, size_t errlen);
+/* --batch N: 1..BPFWIRE_BATCH_MAX (wire.h). --batch-age-ms MS: 0..3600000. */
+int bpfwire_parse_batch(const char *s, __u32 *n, char *err, size_t errlen);
+int bpfwire_parse_batch_age(const char *s, __u32 *ms, char *err, size_t errlen);
 const char *bpfwire_via_name(__u32 via);
 void bpfwire_events_str(__u32 events, char *buf, size_t len);
 /* [v6%if]:port or v4:port; no port when port < 0 */

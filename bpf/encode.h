@@ -59,23 +59,62 @@ static __always_inline void bpfwire_put_hdr(__u8 *b, __u8 type, __u32 sender_id,
 }
 
 /*
- * v2 header (wire.h), check and tag zero: bpfwire_seal() fills the check,
- * then the signer the tag. n_events is 1 (no batching yet).
+ * v2 header (wire.h) of n_events events, check and tag zero: bpfwire_seal()
+ * fills the check, then the signer the tag. key_id 0: unsigned (flags 0),
+ * which only a batch without a key sends.
  */
-static __always_inline void bpfwire_put_hdr_v2(__u8 *b, __u8 type, __u32 sender_id,
-					       __u32 payload_len, __u64 seq, __u64 ts,
-					       __u8 key_id, __u64 epoch)
+static __always_inline void bpfwire_put_hdr_v2n(__u8 *b, __u8 type, __u32 sender_id,
+						__u32 payload_len, __u64 seq, __u64 ts,
+						__u8 key_id, __u64 epoch, __u16 n_events)
 {
 	int i;
 
 	bpfwire_put_hdr_start(b, BPFWIRE_VERSION_2, type, BPFWIRE_HDR_LEN_V2, sender_id,
 			      payload_len, seq, ts);
-	b[36] = BPFWIRE_F_SIGNED;
+	b[36] = key_id ? BPFWIRE_F_SIGNED : 0;
 	b[37] = key_id;
-	bpfwire_put16(b + 38, 1);
+	bpfwire_put16(b + 38, n_events);
 	bpfwire_put64(b + 40, epoch);
 	for (i = 0; i < BPFWIRE_TAG_LEN; i++)
 		b[BPFWIRE_OFF_TAG + i] = 0;
+}
+
+/* The signed single-event header. */
+static __always_inline void bpfwire_put_hdr_v2(__u8 *b, __u8 type, __u32 sender_id,
+					       __u32 payload_len, __u64 seq, __u64 ts,
+					       __u8 key_id, __u64 epoch)
+{
+	bpfwire_put_hdr_v2n(b, type, sender_id, payload_len, seq, ts, key_id, epoch, 1);
+}
+
+/*
+ * Batching (--batch): what an event of type and evlen bytes, at time now,
+ * does to the open batch (n events, used bytes, of btype, the first at
+ * ts_first). CLOSE_BEFORE: the batch is sent without it (another type,
+ * or it would not fit in BPFWIRE_BATCH_PAYLOAD), and it starts the next.
+ * CLOSE_AFTER: it joins, then the batch goes (max_n reached, or the first
+ * event is age_ns old or more: "flush on the next event after the age").
+ * Pure arithmetic: the BPF senders call it under the batch's spin lock.
+ */
+#define BPFWIRE_CLOSE_BEFORE	1
+#define BPFWIRE_CLOSE_AFTER	2
+
+static __always_inline int bpfwire_batch_step(__u32 n, __u32 used, __u32 btype,
+					      __u64 ts_first, __u32 type, __u32 evlen,
+					      __u64 now, __u32 max_n, __u64 age_ns)
+{
+	int act = 0;
+
+	if (n && (btype != type || used + evlen > BPFWIRE_BATCH_PAYLOAD)) {
+		act = BPFWIRE_CLOSE_BEFORE;
+		n = 0;
+	}
+	if (!n)
+		ts_first = now;
+	/* Two tasks may take the lock in the other order of their hook times. */
+	if (n + 1 >= max_n || (age_ns && now > ts_first && now - ts_first >= age_ns))
+		act |= BPFWIRE_CLOSE_AFTER;
+	return act;
 }
 
 /* The tag as wire.h stores it: the SipHash output, little-endian. */

@@ -40,9 +40,12 @@ int sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg)
 	snprintf(cfg->dev, sizeof(cfg->dev), "%s", o->dev);
 	memcpy(cfg->remote_mac, o->mac, 6);
 	cfg->key_id = o->key_id;
-	cfg->wire_version = o->key_id ? BPFWIRE_VERSION_2 : BPFWIRE_VERSION;
+	/* --batch: v2 carries n_events, so a batch is v2 even without a key. */
+	cfg->batch = o->batch > 1 ? o->batch : 0;
+	cfg->batch_age_ms = o->batch_age_ms;
+	cfg->wire_version = o->key_id || cfg->batch ? BPFWIRE_VERSION_2 : BPFWIRE_VERSION;
 	/* A new epoch per install: a reinstalled sender restarts at seq 1. */
-	if (o->key_id && getrandom(&cfg->epoch, sizeof(cfg->epoch), 0) != sizeof(cfg->epoch)) {
+	if (cfg->wire_version == BPFWIRE_VERSION_2 && getrandom(&cfg->epoch, sizeof(cfg->epoch), 0) != sizeof(cfg->epoch)) {
 		pr_warn("couldn't choose the sender's epoch: getrandom: %s",
 			errno_str(-errno));
 		return -1;
@@ -206,6 +209,22 @@ int sender_pin(struct sender *s, const char *const *maps, int pin_links)
 		if (err) {
 			pr_warn("couldn't pin map %s at %s: %s", maps[i], path,
 				errno_str(err));
+			return -1;
+		}
+	}
+	/* --batch: the open batch (status counts it) and its flush program. */
+	if (pin_links && bpf_object__find_map_by_name(s->obj, "batch")) {
+		struct bpf_map *m = bpf_object__find_map_by_name(s->obj, "batch");
+		struct bpf_program *p = bpf_object__find_program_by_name(s->obj, "bpfwire_flush");
+
+		snprintf(path, sizeof(path), "%s/batch", s->dir);
+		err = bpf_map__pin(m, path);
+		if (!err && p) {
+			snprintf(path, sizeof(path), "%s/prog_flush", s->dir);
+			err = bpf_program__pin(p, path);
+		}
+		if (err) {
+			pr_warn("couldn't pin %s: %s", path, errno_str(err));
 			return -1;
 		}
 	}

@@ -45,6 +45,9 @@ static __always_inline int bpfwire_xmit(__u8 *buf, __u32 len)
 	return ret;
 }
 
+/* No --batch: bpf_netpoll_send_udp() is LSM-only, so no SYSCALL program
+ * could flush a partial batch on demand or at unload. */
+#define BPFWIRE_NO_BATCH
 #include "sender.bpf.h"
 
 SEC("syscall")

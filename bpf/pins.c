@@ -23,6 +23,7 @@ struct status {
 	struct bpfwire_stats u;		/* ringbuf: the agent's sendmsg half */
 	int have_u;
 	__u64 seq;
+	__u32 pending;			/* --batch: events in the open batch */
 	int agent_running;
 };
 
@@ -42,8 +43,26 @@ static int read_map(const char *dir, const char *name, void *val)
 	return err;
 }
 
+/* The open batch, read under its lock; -ENOENT without --batch. */
+static int read_batch(const char *dir, struct bpfwire_batch *b)
+{
+	char path[PATH_MAX + 32];
+	__u32 key = 0;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/batch", dir);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return -errno;
+	if (bpf_map_lookup_elem_flags(fd, &key, b, BPF_F_LOCK))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
 static int read_status(const char *dir, struct status *st)
 {
+	struct bpfwire_batch *batch;
 	struct bpfwire_state state;
 	struct bpfwire_stats *pcpu;
 	int ncpu = libbpf_num_possible_cpus(), i, j, err;
@@ -70,12 +89,19 @@ static int read_status(const char *dir, struct status *st)
 		st->k.sent += pcpu[i].sent;
 		st->k.failed += pcpu[i].failed;
 		st->k.bytes += pcpu[i].bytes;
+		st->k.events_sent += pcpu[i].events_sent;
+		st->k.events_failed += pcpu[i].events_failed;
+		st->k.events_batched += pcpu[i].events_batched;
 		for (j = 0; j < BPFWIRE_ERRNO_SLOTS; j++)
 			st->k.err[j] += pcpu[i].err[j];
 	}
 	free(pcpu);
 	if (!read_map(dir, "state", &state))
 		st->seq = state.seq;
+	batch = calloc(1, sizeof(*batch));
+	if (batch && !read_batch(dir, batch))
+		st->pending = batch->n;
+	free(batch);
 	if (st->info.via == BPFWIRE_VIA_RINGBUF && !read_map(dir, "ustats", &st->u))
 		st->have_u = 1;
 	st->agent_running = st->info.agent_pid && !kill(st->info.agent_pid, 0);
@@ -96,6 +122,8 @@ static void totals(const struct status *st, struct bpfwire_stats *t, __u64 *queu
 	t->sent = st->u.sent;
 	t->bytes = st->u.bytes;
 	t->failed += st->u.failed;
+	t->events_sent = st->u.sent;
+	t->events_failed += st->u.failed;
 	for (j = 0; j < BPFWIRE_ERRNO_SLOTS; j++)
 		t->err[j] += st->u.err[j];
 }
@@ -139,6 +167,9 @@ static json_object *status_json(const char *dir, const struct status *st)
 			       json_object_new_int64(c->key_id) : NULL);
 	snprintf(epoch, sizeof(epoch), "0x%016llx", (unsigned long long)c->epoch);
 	json_object_object_add(o, "epoch", c->key_id ? json_object_new_string(epoch) : NULL);
+	/* --batch: events per datagram (1: none) and the age limit (0: none) */
+	json_object_object_add(o, "batch", json_object_new_int64(c->batch ? c->batch : 1));
+	json_object_object_add(o, "batch_age_ms", json_object_new_int64(c->batch_age_ms));
 	json_object_object_add(o, "installed_unix", json_object_new_int64(st->info.installed_unix));
 	json_object_object_add(o, "agent_pid", st->info.agent_pid ?
 			       json_object_new_int64(st->info.agent_pid) : NULL);
@@ -150,6 +181,11 @@ static json_object *status_json(const char *dir, const struct status *st)
 	json_object_object_add(cnt, "failed", json_object_new_int64(t.failed));
 	json_object_object_add(cnt, "bytes", json_object_new_int64(t.bytes));
 	json_object_object_add(cnt, "last_seq", json_object_new_int64(st->seq));
+	/* events == events_sent + events_failed + events_pending */
+	json_object_object_add(cnt, "events_sent", json_object_new_int64(t.events_sent));
+	json_object_object_add(cnt, "events_failed", json_object_new_int64(t.events_failed));
+	json_object_object_add(cnt, "events_batched", json_object_new_int64(t.events_batched));
+	json_object_object_add(cnt, "events_pending", json_object_new_int64(st->pending));
 	if (st->info.via == BPFWIRE_VIA_RINGBUF)
 		json_object_object_add(cnt, "queued", json_object_new_int64(queued));
 	errs = json_object_new_object();
@@ -187,6 +223,8 @@ static void status_text(const char *dir, const struct status *st)
 	if (c->key_id)
 		printf(", signed v2 (key id %u, epoch 0x%016llx)", c->key_id,
 		       (unsigned long long)c->epoch);
+	if (c->batch)
+		printf(", batch %u (age %u ms)", c->batch, c->batch_age_ms);
 	printf(", prefix '%.*s' (%s)\n", (int)c->prefix_len, c->prefix, dir);
 	if (st->info.via == BPFWIRE_VIA_RINGBUF)
 		printf("  agent %u %s, queued %llu\n", st->info.agent_pid,
@@ -196,6 +234,10 @@ static void status_text(const char *dir, const struct status *st)
 	       (unsigned long long)t.events, (unsigned long long)t.sent,
 	       (unsigned long long)t.failed, (unsigned long long)t.bytes,
 	       (unsigned long long)st->seq);
+	if (c->batch)
+		printf("  events sent %llu  failed %llu  pending %u  (datagrams above)\n",
+		       (unsigned long long)t.events_sent,
+		       (unsigned long long)t.events_failed, st->pending);
 	for (j = 0; j < BPFWIRE_ERRNO_SLOTS; j++) {
 		if (!t.err[j])
 			continue;
@@ -262,6 +304,73 @@ int cmd_status(const struct agent_opts *o)
 	return ret;
 }
 
+/*
+ * --batch: run the pinned bpfwire_flush, which sends the open batch.
+ * Returns the events it sent (0: none waiting, or no --batch), or -errno.
+ */
+static int flush_dir(const char *dir)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, ropts);
+	char path[PATH_MAX + 32];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/prog_flush", dir);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	ret = bpf_prog_test_run_opts(fd, &ropts) ? -errno : (int)ropts.retval;
+	close(fd);
+	return ret;
+}
+
+int cmd_flush(const struct agent_opts *o)
+{
+	char dir[PATH_MAX];
+	size_t i;
+	int ret = 0, n;
+
+	for (i = 0; i < sizeof(all_vias) / sizeof(all_vias[0]); i++) {
+		if (!installed_dir(o, i, dir, sizeof(dir)))
+			continue;
+		n = flush_dir(dir);
+		if (n < 0) {
+			pr_warn("couldn't flush the %s batch: %s",
+				bpfwire_via_name(all_vias[i]), errno_str(n));
+			ret = -1;
+			continue;
+		}
+		printf("bpfwire-agent: flushed %s: %d event%s%s\n",
+		       bpfwire_via_name(all_vias[i]), n, n == 1 ? "" : "s",
+		       n ? " in 1 datagram" : "");
+	}
+	return ret;
+}
+
+/*
+ * Before a --batch sender's pins go: detach its links, so no event joins
+ * the batch any more, then send what waits. A program already running when
+ * its link went may still append after this (a window of one event).
+ */
+static void unload_flush(const char *dir, const char *via)
+{
+	char path[PATH_MAX + 32];
+	int n;
+
+	snprintf(path, sizeof(path), "%s/prog_flush", dir);
+	if (access(path, F_OK))
+		return;
+	snprintf(path, sizeof(path), "%s/link_exec", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/link_open", dir);
+	unlink(path);
+	n = flush_dir(dir);
+	if (n < 0)
+		pr_warn("couldn't flush the %s batch at unload: %s", via, errno_str(n));
+	else if (n)
+		printf("bpfwire-agent: flushed %s: %d event%s in 1 datagram\n", via, n,
+		       n == 1 ? "" : "s");
+}
+
 int cmd_unload(const struct agent_opts *o)
 {
 	char dir[PATH_MAX];
@@ -279,6 +388,7 @@ int cmd_unload(const struct agent_opts *o)
 			pr_info("stopping ringbuf agent %u", st.info.agent_pid);
 			kill(st.info.agent_pid, SIGTERM);
 		}
+		unload_flush(dir, bpfwire_via_name(all_vias[i]));
 		if (pin_dir_remove(dir)) {
 			ret = -1;
 			continue;

@@ -29,4 +29,6 @@ static __always_inline int bpfwire_xmit(__u8 *buf, __u32 len)
 	return bpf_ringbuf_output(&rb, buf, len, 0);
 }
 
+/* No --batch: one event per record and per datagram, as before. */
+#define BPFWIRE_NO_BATCH
 #include "sender.bpf.h"

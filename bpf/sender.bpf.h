@@ -92,6 +92,23 @@ static __always_inline void bpfwire_count_err(struct bpfwire_stats *s, int err)
 	__sync_fetch_and_add(&s->err[e], 1);
 }
 
+static __always_inline void bpfwire_count_sent(struct bpfwire_stats *s, int ret,
+					       __u32 len, __u32 n_events)
+{
+	if (ret < 0) {
+		bpfwire_count_err(s, ret);
+		__sync_fetch_and_add(&s->events_failed, n_events);
+	} else {
+		__sync_fetch_and_add(&s->sent, 1);
+		__sync_fetch_and_add(&s->bytes, len);
+		__sync_fetch_and_add(&s->events_sent, n_events);
+	}
+}
+
+#ifndef BPFWIRE_NO_BATCH
+#include "batch.bpf.h"
+#endif
+
 static __always_inline int bpfwire_event(__u8 type, struct path *path)
 {
 	/* Hook entry: the benchmark measures hook-to-wire from here. */
@@ -117,6 +134,7 @@ static __always_inline int bpfwire_event(__u8 type, struct path *path)
 		if (cfg.prefix_len == 0) {
 			__sync_fetch_and_add(&s->events, 1);
 			bpfwire_count_err(s, ret < 0 ? ret : -ENAMETOOLONG);
+			__sync_fetch_and_add(&s->events_failed, 1);
 		}
 		return 0;
 	}
@@ -136,11 +154,20 @@ static __always_inline int bpfwire_event(__u8 type, struct path *path)
 	__sync_fetch_and_add(&s->events, 1);
 
 	bpf_get_current_comm(buf + OFF_COMM, BPFWIRE_COMM_LEN);
-	len = OFF_PATH + path_len;
-	seq = __sync_add_and_fetch(&st->seq, 1);
 	bpfwire_put32(buf + OFF_PAYLOAD, bpf_get_current_pid_tgid() >> 32);
 	bpfwire_put32(buf + OFF_PAYLOAD + 4, (__u32)bpf_get_current_uid_gid());
 	bpfwire_put16(buf + OFF_PAYLOAD + 24, path_len);
+#ifndef BPFWIRE_NO_BATCH
+	/* --batch: the event joins the shared batch; seq goes per datagram. */
+	if (cfg.batch > 1) {
+		bpfwire_batch_event(type, buf + OFF_PAYLOAD,
+				    BPFWIRE_EVENT_FIXED_LEN + path_len, t_hook, s, st,
+				    key_val->k);
+		return 0;
+	}
+#endif
+	len = OFF_PATH + path_len;
+	seq = __sync_add_and_fetch(&st->seq, 1);
 
 	/* cfg is .rodata: the verifier follows only the branch in use. */
 	if (cfg.key_id) {
@@ -156,12 +183,7 @@ static __always_inline int bpfwire_event(__u8 type, struct path *path)
 		bpfwire_seal(buf + OFF_V1, len);
 		ret = bpfwire_xmit(buf + OFF_V1, len);
 	}
-	if (ret < 0) {
-		bpfwire_count_err(s, ret);
-	} else {
-		__sync_fetch_and_add(&s->sent, 1);
-		__sync_fetch_and_add(&s->bytes, len);
-	}
+	bpfwire_count_sent(s, ret, len, 1);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #define BPFWIRE_SENDER_H
 
 #ifndef __BPF__
+#include <linux/bpf.h>		/* struct bpf_spin_lock */
 #include <linux/types.h>
 #endif
 #include "wire.h"
@@ -47,6 +48,8 @@ struct bpfwire_cfg {
 	__u64 epoch;		/* v2: random, chosen at install (getrandom) */
 	__u32 key_id;		/* 1..255: sign, send v2; 0: no key, send v1 */
 	__u32 wire_version;	/* 1 or 2, for status */
+	__u32 batch;		/* --batch: events per datagram; 0 or 1: one */
+	__u32 batch_age_ms;	/* --batch-age-ms; 0: no age limit */
 };
 
 /*
@@ -62,7 +65,32 @@ struct bpfwire_stats {
 	__u64 sent;		/* accepted by the send path (ringbuf: queued) */
 	__u64 failed;		/* sum of err[] */
 	__u64 bytes;		/* bytes of the datagrams counted in sent */
+	/* In events: events = events_sent + events_failed + events pending
+	 * in the batch map (status reads it). sent and failed are datagrams
+	 * (failed also counts an event refused before any datagram). */
+	__u64 events_sent;	/* events in the datagrams counted in sent */
+	__u64 events_failed;	/* events lost: in failed datagrams, or refused */
+	__u64 events_batched;	/* events that went through the batch map */
 	__u64 err[BPFWIRE_ERRNO_SLOTS];
+};
+
+/*
+ * Map "batch" (array, one entry): the open batch, appended to under lock.
+ * data holds the events back to back; an append copies a whole event's
+ * worth of 8-byte words, so it runs up to BPFWIRE_BATCH_SLACK bytes past
+ * the payload's end.
+ */
+#define BPFWIRE_EVENT_WORDS	((BPFWIRE_EVENT_FIXED_LEN + BPFWIRE_PATH_MAX + 7) / 8)
+#define BPFWIRE_BATCH_SLACK	(BPFWIRE_EVENT_WORDS * 8)
+#define BPFWIRE_BATCH_WORDS	((BPFWIRE_BATCH_PAYLOAD + 7) / 8)
+
+struct bpfwire_batch {
+	struct bpf_spin_lock lock;
+	__u32 n;		/* events in data */
+	__u32 used;		/* bytes in data */
+	__u32 type;		/* their type */
+	__u64 ts_first;		/* the first one's hook time */
+	__u8  data[BPFWIRE_BATCH_WORDS * 8 + BPFWIRE_BATCH_SLACK];
 };
 
 /* Map "state" (array, one entry): the per-sender sequence. */

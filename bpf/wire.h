@@ -60,7 +60,13 @@ struct bpfwire_hdr {
  *        outputs it. Zero, with BPFWIRE_F_SIGNED clear, when unsigned.
  * epoch: random, chosen when a sender is installed; (epoch, seq) is unique
  *        per sender, so a reinstalled sender is not a replay.
- * n_events: events packed back to back in the payload (1 without batching).
+ * n_events: events packed back to back in the payload, 1..BPFWIRE_BATCH_MAX
+ *        (1 without --batch). All of them have the header's type (a change
+ *        of type closes a batch); timestamp_ns is the first one's.
+ * seq:   one per datagram, not per event, so the receiver's loss, duplicate
+ *        and replay logic is unchanged; a lost datagram loses n_events
+ *        events, which only the sender's counters (events_failed) show.
+ * Unsigned v2 (--batch without --key-file): flags 0, key_id 0, tag 0.
  */
 #define BPFWIRE_VERSION_2	2
 #define BPFWIRE_HDR_LEN_V2	56
@@ -88,6 +94,18 @@ struct bpfwire_hdr_v2 {
 	__u64 epoch;
 	__u8  tag[BPFWIRE_TAG_LEN];
 } __attribute__((packed));
+
+/*
+ * Batching (issue 17): no batched datagram exceeds BPFWIRE_BATCH_DGRAM, a
+ * 1500-byte MTU less IPv6's 40 and UDP's 8 (IPv4's would be 1472), below
+ * netpoll's 1460 too. A batch closes early when the next event would not
+ * fit, so only the count is bounded: BPFWIRE_BATCH_MAX shortest events
+ * (a 1-byte path, "/") fill the payload.
+ */
+#define BPFWIRE_BATCH_DGRAM	1452
+#define BPFWIRE_BATCH_PAYLOAD	(BPFWIRE_BATCH_DGRAM - BPFWIRE_HDR_LEN_V2)
+#define BPFWIRE_EVENT_MIN_LEN	(28 + 1)
+#define BPFWIRE_BATCH_MAX	(BPFWIRE_BATCH_PAYLOAD / BPFWIRE_EVENT_MIN_LEN)
 
 /* Payload of BPFWIRE_EV_EXEC and BPFWIRE_EV_OPEN. */
 #define BPFWIRE_COMM_LEN	16

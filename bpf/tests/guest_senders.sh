@@ -294,6 +294,123 @@ for _ in range($count):
 load ksock 7010 ksload 4 2000
 load netpoll 7011 npload 4 2000 --remote-mac 52:54:00:00:00:02
 
+# 6b. Batching (issue 17): ksock --batch 8. Two writers at once (2 vCPUs)
+# open 200 distinct files each: 400 events in exactly 50 datagrams, and
+# every event, by its path, arrives exactly once (dgrams.py reads the
+# receiver's pcap). A partial batch goes on 'flush' and at unload. With an
+# age limit, the receiver (same guest, same CLOCK_MONOTONIC as the header's
+# timestamp) measures how long the first event of each datagram waited.
+mkdir -p /tmp/bw/a /tmp/bw/b
+for i in $(seq 0 199); do : > /tmp/bw/a/$i; : > /tmp/bw/b/$i; done
+cat > /tmp/dgrams.py <<'PY'
+import struct, sys
+# dgrams.py PCAP: one line per bpfwire datagram, "seq n_events path..."
+d = open(sys.argv[1], 'rb').read()
+off = 24
+while off + 16 <= len(d):
+    incl = struct.unpack_from('<I', d, off + 8)[0]
+    pkt = d[off + 16:off + 16 + incl]
+    off += 16 + incl
+    if len(pkt) < 34 or pkt[12:14] != b'\x08\x00':
+        continue
+    udp = 14 + (pkt[14] & 15) * 4
+    w = pkt[udp + 8:]
+    if len(w) < 56 or w[:4] != b'BPWW':
+        continue
+    seq, n, hl = struct.unpack_from('>Q', w, 16)[0], struct.unpack_from('>H', w, 38)[0], struct.unpack_from('>H', w, 6)[0]
+    p, paths = hl, []
+    for _ in range(n):
+        pl = struct.unpack_from('>H', w, p + 24)[0]
+        paths.append(w[p + 28:p + 28 + pl].decode())
+        p += 28 + pl
+    print(seq, n, *paths)
+PY
+recv 7014 kb8 --expect-count 50 --until-idle 3 --timeout 120 --pcap /tmp/kb8.pcap
+"$A" --via ksock --dst 192.0.2.2:7014 --events open --path-prefix /tmp/bw/ --sender-id 31 \
+	--batch 8 --batch-age-ms 0
+check "kb8: install --batch 8" $? 0
+python3 -c "
+import os
+d = '/tmp/bw/a/' if os.fork() == 0 else '/tmp/bw/b/'
+for i in range(200):
+    os.close(os.open(d + str(i), os.O_RDONLY))
+if d.endswith('b/'):
+    os.wait()"
+wait $RPID
+"$A" status --json ksock > /tmp/kb8.status
+check "kb8: receiver valid datagrams, events" \
+	"$(jpath /tmp/kb8.json socket.valid) $(jpath /tmp/kb8.json socket.events)" "50 400"
+check "kb8: receiver lost, invalid" "$(jpath /tmp/kb8.json socket.lost) $(jpath /tmp/kb8.json invalid)" "0 0"
+check "kb8: status events, sent, events_sent, failed, pending" \
+	"$(jpath /tmp/kb8.status senders.0.counters.events) $(jpath /tmp/kb8.status senders.0.counters.sent) $(jpath /tmp/kb8.status senders.0.counters.events_sent) $(jpath /tmp/kb8.status senders.0.counters.failed) $(jpath /tmp/kb8.status senders.0.counters.events_pending)" \
+	"400 50 400 0 0"
+check "kb8: status batch, wire_version, last_seq" \
+	"$(jpath /tmp/kb8.status senders.0.batch) $(jpath /tmp/kb8.status senders.0.wire_version) $(jpath /tmp/kb8.status senders.0.counters.last_seq)" "8 2 50"
+python3 /tmp/dgrams.py /tmp/kb8.pcap > /tmp/kb8.dgrams
+check "kb8: pcap: 50 datagrams of 8 events" "$(awk '$2 == 8' /tmp/kb8.dgrams | wc -l)" 50
+check "kb8: pcap: 400 paths, 400 distinct, the writers' 400" \
+	"$(cut -d' ' -f3- /tmp/kb8.dgrams | tr ' ' '\n' | sort | uniq | grep -c '^/tmp/bw/[ab]/[0-9]*$') $(cut -d' ' -f3- /tmp/kb8.dgrams | wc -w)" "400 400"
+check "kb8: pcap: seq 1..50" "$(cut -d' ' -f1 /tmp/kb8.dgrams | sort -n | uniq | tr '\n' ' ')" "$(seq 1 50 | tr '\n' ' ')"
+"$A" unload >/dev/null
+
+recv 7015 kfl --expect-count 2 --until-idle 3 --timeout 60
+"$A" --via ksock --dst 192.0.2.2:7015 --events open --path-prefix /tmp/bw/ --sender-id 32 \
+	--batch 8 --batch-age-ms 0 >/dev/null
+opens 1 3
+"$A" status --json ksock > /tmp/kfl.status
+check "kfl: 3 events pending, none sent" \
+	"$(jpath /tmp/kfl.status senders.0.counters.events_pending) $(jpath /tmp/kfl.status senders.0.counters.sent)" "3 0"
+out=$("$A" flush ksock); check "kfl: flush" "$out" "bpfwire-agent: flushed ksock: 3 events in 1 datagram"
+out=$("$A" flush ksock); check "kfl: flush again: nothing" "$out" "bpfwire-agent: flushed ksock: 0 events"
+opens 4 5
+out=$("$A" unload ksock); check "kfl: unload flushes the last 2" "$out" \
+	"bpfwire-agent: flushed ksock: 2 events in 1 datagram
+bpfwire-agent: unloaded ksock"
+wait $RPID
+check "kfl: receiver valid datagrams, events" \
+	"$(jpath /tmp/kfl.json socket.valid) $(jpath /tmp/kfl.json socket.events)" "2 5"
+
+# Age: one open every 10 ms for 2 s with --batch 32 --batch-age-ms 100. A
+# batch goes on the first event 100 ms after its own first: delay ~100 ms.
+age=100
+cat > /tmp/age.py <<'PY'
+import os, socket, struct, sys, time
+age = int(sys.argv[1])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(('192.0.2.2', 7016)); s.settimeout(5)
+open('/tmp/age.ready', 'w').close()
+got, events = {}, 0
+try:
+    while True:
+        w = s.recv(2048)
+        now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        seq, ts = struct.unpack_from('>QQ', w, 16)
+        got[seq] = (now - ts) / 1e6; events += struct.unpack_from('>H', w, 38)[0]
+except socket.timeout:
+    pass
+# the last datagram is unload's flush: its wait is the agent's, not the age's
+last = got.pop(max(got))
+d = sorted(got.values())
+print(len(d) + 1, events, '%.1f %.1f %.1f %.1f' % (d[0], d[len(d) // 2], d[-1], last))
+PY
+ip netns exec rx python3 /tmp/age.py $age > /tmp/age.out &
+RPID=$!; waitfile /tmp/age.ready
+"$A" --via ksock --dst 192.0.2.2:7016 --events open --path-prefix /tmp/bw/ --sender-id 33 \
+	--batch 32 --batch-age-ms $age >/dev/null
+python3 -c "
+import time
+for i in range(200):
+    open('/tmp/bw/f1').close(); time.sleep(0.01)"
+"$A" unload >/dev/null
+wait $RPID
+read -r nd nev dmin dmed dmax dlast < /tmp/age.out
+echo "# age $age ms, an open every 10 ms: $nd datagrams for $nev events; the first event's" \
+	"wait min/median/max $dmin/$dmed/$dmax ms; the last batch, sent by unload: $dlast ms"
+check "kage: 200 events arrive" "$nev" 200
+# A batch goes only when an event finds its first one $age ms old: no wait is shorter.
+awk -v lo="$dmin" -v hi="$dmax" -v a=$age 'BEGIN { exit !(lo >= a && hi < a + 1000) }'
+check "kage: every age-closed wait is in [$age, $age + 1000) ms ($dmin..$dmax)" $? 0
+
 # 7. Bad input: clear errors, nothing pinned.
 out=$("$A" --via ksock --dst 198.51.100.9:7000 2>&1)
 check "bad: unreachable ksock exit status" $? 1

@@ -203,7 +203,7 @@ static void test_cli_bad(void)
 	CLI_BAD("--sndbuf is for --via ksock only", "--via", "ringbuf", "--dst",
 		"192.0.2.2:7000", "--sndbuf", "65536");
 	CLI_BAD("takes no sender options", "status", "--sndbuf", "65536");
-	CLI_BAD("unknown command 'stop'", "stop");
+	CLI_BAD("unknown command 'stop': use status, unload or flush", "stop");
 	CLI_BAD("takes no sender options", "status", "--via", "ksock");
 	CLI_BAD("bad sender 'tcp'", "unload", "tcp");
 	CLI_BAD("needs a value or is unknown", "--via", "ksock", "--frobnicate");
@@ -241,6 +241,72 @@ static void test_key_cli(void)
 #undef CLI_BAD
 }
 
+/* --batch N, --batch-age-ms MS and the flush command (issue 17). */
+static void test_batch_cli(void)
+{
+	struct agent_opts o;
+	char err[512];
+
+	ASSERT_OK(CLI(&o, err, "--via", "ksock", "--dst", "192.0.2.2:7000"), "no --batch");
+	ASSERT_EQ(o.batch, 1, "no --batch: one event per datagram");
+	ASSERT_EQ(o.batch_age_ms, 0, "no --batch: no age");
+	ASSERT_OK(CLI(&o, err, "--via", "ksock", "--dst", "192.0.2.2:7000", "--batch", "8"),
+		  "--batch 8");
+	ASSERT_EQ(o.batch, 8, "batch 8");
+	ASSERT_EQ(o.batch_age_ms, 1000, "default age 1000 ms");
+	ASSERT_OK(CLI(&o, err, "--batch-age-ms", "0", "--batch", "48", "--via", "ksock",
+		      "--dst", "[2001:db8::2]:7000"), "--batch 48 (the most), age 0, any order");
+	ASSERT_EQ(o.batch, BPFWIRE_BATCH_MAX, "batch 48 = BPFWIRE_BATCH_MAX");
+	ASSERT_EQ(o.batch_age_ms, 0, "age 0: only when full");
+	ASSERT_OK(CLI(&o, err, "--via", "ksock", "--dst", "192.0.2.2:7000", "--batch", "32",
+		      "--batch-age-ms", "3600000"), "--batch-age-ms 3600000");
+	ASSERT_EQ(o.batch_age_ms, 3600000, "age an hour");
+	ASSERT_OK(CLI(&o, err, "--via", "netpoll", "--dst", "192.0.2.2:7000", "--dev", "lo",
+		      "--batch", "1"), "--batch 1 on netpoll: no batching, allowed");
+	ASSERT_OK(CLI(&o, err, "flush"), "flush");
+	ASSERT_EQ(o.cmd, CMD_FLUSH, "flush command");
+	ASSERT_OK(CLI(&o, err, "flush", "ksock"), "flush ksock");
+	ASSERT_STREQ(o.only, "ksock", "flush names the sender");
+	/* 48 shortest events (29 bytes) fill 1396 bytes; a 49th would not */
+	ASSERT_EQ(BPFWIRE_BATCH_MAX * BPFWIRE_EVENT_MIN_LEN <= BPFWIRE_BATCH_PAYLOAD, 1,
+		  "48 shortest events fit");
+	ASSERT_EQ((BPFWIRE_BATCH_MAX + 1) * BPFWIRE_EVENT_MIN_LEN > BPFWIRE_BATCH_PAYLOAD, 1,
+		  "49 do not");
+
+#define CLI_BAD(msg, ...) do {						\
+		err[0] = 0;						\
+		ASSERT_EQ(CLI(&o, err, __VA_ARGS__), -1, "reject " msg);	\
+		ASSERT_HAS(err, msg, "message: " msg);			\
+	} while (0)
+	CLI_BAD("bad --batch 49: at most 48 events fit in one 1452-byte datagram "
+		"(56-byte header, 29-byte shortest event)", "--via", "ksock", "--dst",
+		"192.0.2.2:7000", "--batch", "49");
+	CLI_BAD("bad --batch '0': need 1..48", "--via", "ksock", "--dst", "192.0.2.2:7000",
+		"--batch", "0");
+	CLI_BAD("bad --batch '-8': need 1..48", "--via", "ksock", "--dst", "192.0.2.2:7000",
+		"--batch", "-8");
+	CLI_BAD("bad --batch '8x'", "--via", "ksock", "--dst", "192.0.2.2:7000",
+		"--batch", "8x");
+	CLI_BAD("bad --batch '': need", "--via", "ksock", "--dst", "192.0.2.2:7000",
+		"--batch", "");
+	CLI_BAD("bad --batch 99999999999999999999: at most 48", "--via", "ksock", "--dst",
+		"192.0.2.2:7000", "--batch", "99999999999999999999");
+	CLI_BAD("--batch-age-ms needs --batch N", "--via", "ksock", "--dst", "192.0.2.2:7000",
+		"--batch-age-ms", "100");
+	CLI_BAD("bad --batch-age-ms '3600001'", "--via", "ksock", "--dst", "192.0.2.2:7000",
+		"--batch", "8", "--batch-age-ms", "3600001");
+	CLI_BAD("bad --batch-age-ms '1s'", "--via", "ksock", "--dst", "192.0.2.2:7000",
+		"--batch", "8", "--batch-age-ms", "1s");
+	CLI_BAD("--batch 8 is for --via ksock only: netpoll's send is LSM-only",
+		"--via", "netpoll", "--dst", "192.0.2.2:7000", "--dev", "lo", "--batch", "8");
+	CLI_BAD("--batch 2 is for --via ksock only: ringbuf sends one event per datagram",
+		"--via", "ringbuf", "--dst", "192.0.2.2:7000", "--batch", "2");
+	CLI_BAD("takes no sender options", "flush", "--batch", "8");
+	CLI_BAD("takes no sender options", "status", "--batch-age-ms", "8");
+	CLI_BAD("bad sender 'tcp'", "flush", "tcp");
+#undef CLI_BAD
+}
+
 int main(void)
 {
 	test_addrs();
@@ -248,5 +314,6 @@ int main(void)
 	test_cli();
 	test_cli_bad();
 	test_key_cli();
+	test_batch_cli();
 	return tap_done();
 }

@@ -101,6 +101,151 @@ static void test_v2(void)
 	}
 }
 
+/* A host copy of batch.bpf.h's packer: events in, datagrams out. */
+struct packer {
+	__u8 data[BPFWIRE_BATCH_PAYLOAD];
+	__u32 n, used, type, max_n;
+	__u64 ts_first, age_ns, seq;
+	const __u8 *key;		/* NULL: unsigned v2 */
+	__u8 out[8][BPFWIRE_BATCH_DGRAM];
+	__u32 out_len[8], nout;
+};
+
+static void pack_close(struct packer *p)
+{
+	__u8 *b = p->out[p->nout];
+	__u32 len = BPFWIRE_HDR_LEN_V2 + p->used;
+
+	bpfwire_put_hdr_v2n(b, p->type, 9, p->used, ++p->seq, p->ts_first,
+			    p->key ? 4 : 0, 0xabcdefull, p->n);
+	memcpy(b + BPFWIRE_HDR_LEN_V2, p->data, p->used);
+	/* bpfwire_seal() stops at 340 bytes; batch.bpf.h's batch_seal() does not */
+	bpfwire_put32(b + BPFWIRE_OFF_CHECK, fnv(b, len));
+	if (p->key)
+		bpfwire_put_tag(b, bpfwire_siphash24(p->key, b, len));
+	p->out_len[p->nout++] = len;
+	p->n = p->used = 0;
+}
+
+static int pack_event(struct packer *p, __u8 type, const char *path, __u64 now)
+{
+	__u16 plen = strlen(path);
+	__u32 evlen = BPFWIRE_EVENT_FIXED_LEN + plen;
+	char comm[16] = "w";
+	int act = bpfwire_batch_step(p->n, p->used, p->type, p->ts_first, type, evlen,
+				     now, p->max_n, p->age_ns);
+
+	if (act & BPFWIRE_CLOSE_BEFORE)
+		pack_close(p);
+	bpfwire_put_event(p->data + p->used, 1, 0, comm, plen);
+	memcpy(p->data + p->used + BPFWIRE_EVENT_FIXED_LEN, path, plen);
+	if (!p->n) {
+		p->ts_first = now;
+		p->type = type;
+	}
+	p->n++;
+	p->used += evlen;
+	if (act == BPFWIRE_CLOSE_AFTER)
+		pack_close(p);
+	return act;
+}
+
+static void test_batch(void)
+{
+	static struct packer p;
+	static const __u8 key[BPFWIRE_KEY_LEN] = { 1, 2, 3 };
+	char longp[BPFWIRE_PATH_MAX + 1];
+	__u32 i;
+
+	/* The decisions alone. */
+	ASSERT_EQ(bpfwire_batch_step(0, 0, 0, 0, 2, 36, 5, 8, 0), 0, "first event joins");
+	ASSERT_EQ(bpfwire_batch_step(7, 252, 2, 0, 2, 36, 5, 8, 0), BPFWIRE_CLOSE_AFTER,
+		  "the 8th event of 8 joins and the batch goes");
+	ASSERT_EQ(bpfwire_batch_step(3, 108, 2, 0, 1, 36, 5, 8, 0), BPFWIRE_CLOSE_BEFORE,
+		  "another type: the batch goes without it");
+	ASSERT_EQ(bpfwire_batch_step(4, 1136, 2, 0, 2, 284, 5, 48, 0), BPFWIRE_CLOSE_BEFORE,
+		  "a 5th 284-byte event would make 1420 > 1396: goes first");
+	ASSERT_EQ(bpfwire_batch_step(4, 1112, 2, 0, 2, 284, 5, 48, 0), 0,
+		  "1396 bytes exactly still fit");
+	ASSERT_EQ(bpfwire_batch_step(2, 72, 2, 1000, 2, 36, 1000 + 99, 32, 100), 0,
+		  "99 ns old, age 100: waits");
+	ASSERT_EQ(bpfwire_batch_step(2, 72, 2, 1000, 2, 36, 1000 + 100, 32, 100),
+		  BPFWIRE_CLOSE_AFTER, "100 ns old: this event joins and the batch goes");
+	ASSERT_EQ(bpfwire_batch_step(2, 72, 2, 1000, 2, 36, 900, 32, 100), 0,
+		  "an earlier hook time (the lock taken in the other order): no age");
+	ASSERT_EQ(bpfwire_batch_step(2, 72, 2, 0, 2, 36, 1ull << 40, 32, 0), 0,
+		  "age 0: only size closes");
+
+	/* 20 opens, a type change, then 2 longest paths and the rest: batch 8. */
+	memset(&p, 0, sizeof(p));
+	p.max_n = 8;
+	p.key = key;
+	for (i = 0; i < 20; i++)
+		pack_event(&p, BPFWIRE_EV_OPEN, "/tmp/bw/f1", 10 + i);
+	pack_event(&p, BPFWIRE_EV_EXEC, "/tmp/bw/t", 40);
+	memset(longp, 'p', BPFWIRE_PATH_MAX);
+	longp[BPFWIRE_PATH_MAX] = 0;
+	for (i = 0; i < 5; i++)
+		pack_event(&p, BPFWIRE_EV_EXEC, longp, 41 + i);
+	pack_close(&p);		/* the flush */
+	/* 8, 8, then 4 opens (type change), 1 + 4 long execs (1396 bytes max),
+	 * then the last long one alone */
+	ASSERT_EQ(p.nout, 5, "5 datagrams");
+	{
+		static const __u16 want_n[5] = { 8, 8, 4, 5, 1 };
+		__u32 sum = 0;
+
+		for (i = 0; i < p.nout; i++) {
+			__u8 *b = p.out[i];
+
+			ASSERT_EQ(b[38] << 8 | b[39], want_n[i], "n_events of each datagram");
+			ASSERT_EQ(p.out_len[i] <= BPFWIRE_BATCH_DGRAM, 1, "under 1452 bytes");
+			sum += b[38] << 8 | b[39];
+#ifdef HAVE_RECV_PARSER
+			{
+				struct bpfw_wire w;
+				struct bpfw_key k;
+
+				memcpy(k.key, key, sizeof(k.key));
+				k.key_id = 4;
+				ASSERT_EQ(bpfw_parse_wire_key(b, p.out_len[i], &k, &w), BPFW_R_OK,
+					  "receiver accepts the signed batch under the key");
+				ASSERT_EQ(w.n_events, want_n[i], "receiver reads n_events");
+				ASSERT_EQ(w.seq, i + 1, "seq per datagram");
+			}
+#endif
+		}
+		ASSERT_EQ(sum, 26, "26 events in, 26 out");
+		ASSERT_EQ(p.out_len[3], BPFWIRE_HDR_LEN_V2 + 4 * 284 + 37, "9-byte exec then 4 long: 1229 bytes");
+	}
+
+	/* 48 shortest events: exactly 1452 bytes; unsigned v2 without a key. */
+	memset(&p, 0, sizeof(p));
+	p.max_n = BPFWIRE_BATCH_MAX;
+	for (i = 0; i < BPFWIRE_BATCH_MAX; i++)
+		pack_event(&p, BPFWIRE_EV_OPEN, "/", 1);
+	ASSERT_EQ(p.nout, 1, "48 shortest events: one datagram");
+	ASSERT_EQ(p.out_len[0], BPFWIRE_HDR_LEN_V2 + 48 * 29, "1448 bytes");
+	ASSERT_EQ(p.out[0][36] | p.out[0][37], 0, "unsigned: flags 0, key id 0");
+#ifdef HAVE_RECV_PARSER
+	{
+		struct bpfw_wire w;
+		struct bpfw_key k = { .key_id = -1 };
+
+		ASSERT_EQ(bpfw_parse_wire(p.out[0], p.out_len[0], &w), BPFW_R_OK,
+			  "receiver without a key accepts unsigned v2");
+		ASSERT_EQ(w.n_events, 48, "48 events");
+		ASSERT_EQ(bpfw_parse_wire_key(p.out[0], p.out_len[0], &k, &w),
+			  BPFW_R_UNAUTHENTICATED, "with a key: unauthenticated");
+		bpfwire_put16(p.out[0] + 38, 49);
+		bpfwire_put32(p.out[0] + BPFWIRE_OFF_CHECK, 0);
+		bpfwire_put32(p.out[0] + BPFWIRE_OFF_CHECK, fnv(p.out[0], p.out_len[0]));
+		ASSERT_EQ(bpfw_parse_wire(p.out[0], p.out_len[0], &w), BPFW_R_EVENT_LENGTH,
+			  "n_events 49 over 48 events: event_length");
+	}
+#endif
+}
+
 int main(void)
 {
 	static const __u8 want_hdr[32] = {
@@ -173,5 +318,6 @@ int main(void)
 	}
 #endif
 	test_v2();
+	test_batch();
 	return tap_done();
 }
