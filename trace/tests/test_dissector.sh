@@ -9,7 +9,9 @@
 # signed OPEN with two events, an unsigned TEST, a signed EXEC whose check is
 # wrong, and a v1 OPEN, written by a one-off script from bpf/wire.h's layout
 # (SipHash-2-4 under key 0f1e2d3c4b5a69788796a5b4c3d2e1f0, key id 3); v2.expected holds
-# the values that script put in, the tags as it computed them.
+# the values that script put in, the tags as it computed them. A fifth,
+# appended for issue 17: an unsigned OPEN batch of 8 events (--batch 8),
+# 360 bytes, pids 5000..5007, paths /tmp/w/b/0..7.
 lua=$1 pcap=$2 expected=$3
 v2pcap=$(dirname "$pcap")/v2.pcap v2expected=$(dirname "$pcap")/v2.expected
 tmp=$(mktemp -d) || exit 1
