@@ -48,7 +48,8 @@ static const char usage[] =
 "  --lat-rate N       the low latency rate, events/s (default 10)\n"
 "  --lat-count N      events at the low rate (default 200)\n"
 "  --lat-half-count N events at half rate (default 2000)\n"
-"  --cost-count N     opens per cost round (default 2000; 5 rounds)\n"
+"  --cost-count N     opens per cost round (default 2000)\n"
+"  --cost-repeats N   cost rounds, of which the median is taken (default 5)\n"
 "  --sndbuf BYTES     the remedy's ksock send buffer (default 8388608)\n"
 "  --netem-loss PCT   netem loss on the sender's eth0, to show the loss counted\n"
 "  --txqueuelen N     the sender's eth0 queue (default 1000): a larger send\n"
@@ -260,6 +261,8 @@ static int parse_opt(int c, struct bench_opts *o)
 		return parse_int_opt("lat-half-count", optarg, 1, 1000000,
 				     &p->lat_half_count) ? 2 : -1;
 	case 'C': return parse_int_opt("cost-count", optarg, 1, 1000000, &p->cost_count) ? 2 : -1;
+	case 'Y':
+		return parse_int_opt("cost-repeats", optarg, 1, 99, &p->cost_repeats) ? 2 : -1;
 	case 'q': return parse_int_opt("txqueuelen", optarg, 1, 1000000, &p->txqueuelen) ? 2 : -1;
 	case 's':
 		if (parse_int("sndbuf", optarg, 1, INT_MAX / 2, &v))
@@ -311,6 +314,7 @@ static int parse_args(int argc, char **argv, struct bench_opts *o)
 		{ "lat-count", required_argument, NULL, 'l' },
 		{ "lat-half-count", required_argument, NULL, 'H' },
 		{ "cost-count", required_argument, NULL, 'C' },
+		{ "cost-repeats", required_argument, NULL, 'Y' },
 		{ "sndbuf", required_argument, NULL, 's' },
 		{ "netem-loss", required_argument, NULL, 'n' },
 		{ "paths", required_argument, NULL, 'p' },
