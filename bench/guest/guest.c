@@ -768,15 +768,19 @@ static void cost_put(struct out *out, const char *path, struct cost_res *c)
 }
 
 /*
- * R rounds: N opens in a loop, then (with an agent) its CPU time until it has
+ * A warm-up round, then R rounds: N opens in a loop, then (with an agent) its CPU time until it has
  * forwarded the backlog, which the round's ns per open includes; then N
  * singly timed opens, and the agent's drain of those, not counted.
  */
 static int cost_rounds(const char *path, struct cost_res *c)
 {
-	for (uint64_t r = 0; r < c->repeats; r++) {
-		uint64_t e, late, elapsed, rest = 0;
+	uint64_t e, late, elapsed, rest;
 
+	/* A round not counted: the first one pays for cold caches and page faults. */
+	open_loop(path, c->count, 0, &e, &late, &elapsed);
+	if (c->agent && agent_drain(c->agent, &rest))
+		return -1;
+	for (uint64_t r = 0; r < c->repeats; r++) {
 		open_loop(path, c->count, 0, &e, &late, &elapsed);
 		if (c->agent && agent_drain(c->agent, &c->drain[r]))
 			return -1;
