@@ -141,8 +141,10 @@ static void rate_run(FILE *f, const struct bench_params *p, int m, int r)
 		break;
 	default:
 		/* --tx-wait: the span until the last frame left, the sender-limited rate's. */
+		/* A partial batch waits for `flush`: it is not in the span. */
 		fprintf(f, "exec sender -- " GUEST_TOOL " opens --path " FILE_PATH " --count %d "
-			"--tx-wait --json ${SHARE}/%s.json\n", p->count, id);
+			"--tx-wait --tx-expect %d --json ${SHARE}/%s.json\n", p->count,
+			p->count / (bm->batch > 1 ? bm->batch : 1), id);
 	}
 	rx_wait(f, id, tmo);
 	if (bench_is_bpf(bm))
@@ -164,8 +166,12 @@ static void lat_run(FILE *f, const struct bench_params *p, int m, int half)
 	} else {
 		snprintf(rate, sizeof(rate), "%d", p->lat_low_rate);
 		count = p->lat_low_count;
-		tmo += count / (p->lat_low_rate ? p->lat_low_rate : 1);
 	}
+	/* At least four full batches: a partial one sends nothing until `flush`. */
+	if (bm->batch > 1 && count < 4 * bm->batch)
+		count = 4 * bm->batch;
+	if (!half)
+		tmo += count / (p->lat_low_rate ? p->lat_low_rate : 1);
 	fprintf(f, "\n# latency: %s at %s\n", bm->name, half ? "half its rate" : "a low rate");
 	sender_install(f, p, m, id, port);
 	rx_start(f, id, port, tmo);

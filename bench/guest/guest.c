@@ -277,24 +277,33 @@ struct tx_span {
 };
 
 static void tx_wait(const char *dev, uint64_t t0, uint64_t p0, uint64_t loop_end,
-		    struct tx_span *ts)
+		    uint64_t expect, struct tx_span *ts)
 {
 	struct timespec tick = { 0, 2 * 1000 * 1000 };
 	struct bg_settle st;
-	uint64_t v;
+	uint64_t v, end = 0;
 
 	ts->ok = 0;
 	bg_settle_init(&st, 500ull * 1000 * 1000);
-	for (;;) {
+	for (int first = 1;; first = 0) {
+		uint64_t now = now_ns();
+
 		if (tx_packets(dev, &v))
 			return;
-		if (bg_settle_feed(&st, now_ns(), v))
+		/* Every expected frame out: a stray ARP or ND frame later is not the burst's. */
+		if (expect && v - p0 >= expect) {
+			end = first ? loop_end : now;
 			break;
+		}
+		if (bg_settle_feed(&st, now, v)) {
+			end = st.last_change_ns ? st.last_change_ns : loop_end;
+			break;
+		}
 		nanosleep(&tick, NULL);
 	}
 	ts->ok = 1;
-	ts->packets = st.value - p0;
-	ts->span_ns = (st.last_change_ns ? st.last_change_ns : loop_end) - t0;
+	ts->packets = v - p0;
+	ts->span_ns = end - t0;
 }
 
 static void tx_put(struct json_object *o, const struct tx_span *ts)
@@ -522,7 +531,7 @@ static void opens_usage(FILE *f)
 	fprintf(f,
 "usage: " PROG " opens --path FILE --count N [--rate R]\n"
 "           [--latency --port P [--xmit-func NAME] [--drain-ms MS]]\n"
-"           [--tx-wait] [--dev IF] --json OUT\n"
+"           [--tx-wait [--tx-expect N]] [--dev IF] --json OUT\n"
 "\n"
 "N times open(FILE, O_RDONLY) and close(): the events an installed sender\n"
 "turns into datagrams. FILE must exist (it is not created: that would be an\n"
@@ -542,6 +551,7 @@ static void opens_usage(FILE *f)
 "  --tx-wait         after the loop, wait until IF's tx_packets stood still\n"
 "                    for 500 ms: tx_packets, and tx_span_ns from the loop's\n"
 "                    start to its last move (the sender-limited span)\n"
+"  --tx-expect N     with --tx-wait: the span ends when N frames are out\n"
 "  --dev IF          the device of the drop counters and the probe (eth0)\n"
 "  --json OUT        write the JSON result to OUT\n");
 }
@@ -591,6 +601,7 @@ static int cmd_opens(int argc, char **argv)
 		{ "xmit-func", required_argument, 0, 'x' },
 		{ "drain-ms", required_argument, 0, 'D' },
 		{ "tx-wait", no_argument, 0, 'T' },
+		{ "tx-expect", required_argument, 0, 'E' },
 		{ "dev", required_argument, 0, 'd' },
 		{ "json", required_argument, 0, 'j' },
 		{ "help", no_argument, 0, 'h' },
@@ -598,7 +609,7 @@ static int cmd_opens(int argc, char **argv)
 	};
 	struct out out = { .dev = "eth0" };
 	struct tx_span ts = { 0 };
-	uint64_t t0, p0 = 0;
+	uint64_t t0, p0 = 0, tx_expect = 0;
 	const char *path = NULL, *func = NULL;
 	uint64_t count = 0, rate = 0, port = 0, drain_ms = 2000;
 	uint64_t errors, late, elapsed;
@@ -620,6 +631,10 @@ static int cmd_opens(int argc, char **argv)
 			have_drain = 1;
 			break;
 		case 'T': txw = 1; break;
+		case 'E':
+			if (opt_uint("--tx-expect", optarg, 1, UINT32_MAX, &tx_expect))
+				return 2;
+			break;
 		case 'd': out.dev = optarg; break;
 		case 'j': out.json_path = optarg; break;
 		case 'h': opens_usage(stdout); return 0;
@@ -658,7 +673,7 @@ static int cmd_opens(int argc, char **argv)
 	t0 = now_ns();
 	open_loop(path, count, rate, &errors, &late, &elapsed);
 	if (txw)
-		tx_wait(out.dev, t0, p0, t0 + elapsed, &ts);
+		tx_wait(out.dev, t0, p0, t0 + elapsed, tx_expect, &ts);
 	if (latency) {
 		l.loop_done = 1;
 		pthread_join(l.thr, NULL);
@@ -1017,7 +1032,7 @@ static int cmd_sendto(int argc, char **argv)
 	}
 	elapsed = now_ns() - t0;
 	/* The qdisc may still hold some: the span ends with the last frame out. */
-	tx_wait(out.dev, t0, p0, t0 + elapsed, &ts);
+	tx_wait(out.dev, t0, p0, t0 + elapsed, sent, &ts);
 	counters_read(out.dev, &after);
 	close(fd);
 
