@@ -59,15 +59,21 @@ struct {
 
 struct batch_meta {
 	__u32 n, used, type;
-	__u64 ts;
+	__u64 ts, seq;
 };
 
-/* Under b->lock (no calls): move the batch into out's payload, empty it. */
+/*
+ * Under b->lock (no calls): move the batch into out's payload, empty it.
+ * The seq is taken here too, so seq order is the order batches closed;
+ * only batch closers touch st->seq, all under this lock. The sends may
+ * still leave in another order (two closers, no lock held to send).
+ */
 static __always_inline void batch_take(struct bpfwire_batch *b, struct bpfwire_out *out,
-				       struct batch_meta *m)
+				       struct batch_meta *m, struct bpfwire_state *st)
 {
 	int i;
 
+	m->seq = ++st->seq;
 	m->n = b->n;
 	m->used = b->used;
 	m->type = b->type;
@@ -160,20 +166,17 @@ static __always_inline __u64 batch_sign(const __u8 *key, const __u8 *d, __u32 le
 	return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
 }
 
-/* A taken batch: header (seq per datagram), check, tag, send, count. */
+/* A taken batch: header, check, tag, send, count. */
 static __always_inline int batch_send(struct bpfwire_out *out, const struct batch_meta *m,
-				      struct bpfwire_stats *s, struct bpfwire_state *st,
-				      const __u8 *key)
+				      struct bpfwire_stats *s, const __u8 *key)
 {
 	__u32 used = m->used, len;
-	__u64 seq;
 	int ret;
 
 	if (!m->n || used > BPFWIRE_BATCH_PAYLOAD)
 		return 0;
 	len = OFF_PAYLOAD + used;
-	seq = __sync_add_and_fetch(&st->seq, 1);
-	bpfwire_put_hdr_v2n(out->d, m->type, cfg.sender_id, used, seq, m->ts,
+	bpfwire_put_hdr_v2n(out->d, m->type, cfg.sender_id, used, m->seq, m->ts,
 			    cfg.key_id, cfg.epoch, m->n);
 	batch_seal(out->d, len);
 	if (cfg.key_id)
@@ -206,7 +209,7 @@ static __always_inline void bpfwire_batch_event(__u8 type, const __u8 *ev, __u32
 	act = bpfwire_batch_step(b->n, b->used, b->type, b->ts_first, type, evlen,
 				 t_hook, cfg.batch, cfg.batch_age_ms * 1000000ULL);
 	if (act & BPFWIRE_CLOSE_BEFORE)
-		batch_take(b, out, &m);
+		batch_take(b, out, &m, st);
 	used = b->used;
 	if (used > BPFWIRE_BATCH_PAYLOAD) {	/* never: a bound for the verifier */
 		bpf_spin_unlock(&b->lock);
@@ -225,11 +228,11 @@ static __always_inline void bpfwire_batch_event(__u8 type, const __u8 *ev, __u32
 	b->used = used + evlen;
 	/* One taken batch per event: out holds one. */
 	if (act == BPFWIRE_CLOSE_AFTER)
-		batch_take(b, out, &m);
+		batch_take(b, out, &m, st);
 	bpf_spin_unlock(&b->lock);
 	__sync_fetch_and_add(&s->events_batched, 1);
 	if (m.n)
-		batch_send(out, &m, s, st, key);
+		batch_send(out, &m, s, key);
 }
 
 /*
@@ -260,11 +263,11 @@ int bpfwire_flush(void *ctx)
 		return -ENOMEM;
 	bpf_spin_lock(&b->lock);
 	if (b->n)
-		batch_take(b, out, &m);
+		batch_take(b, out, &m, st);
 	bpf_spin_unlock(&b->lock);
 	if (!m.n)
 		return 0;
-	ret = batch_send(out, &m, s, st, key_val->k);
+	ret = batch_send(out, &m, s, key_val->k);
 	return ret < 0 ? ret : (int)m.n;
 }
 
