@@ -103,11 +103,15 @@ static void sender_install(FILE *f, const struct bench_params *p, int m, const c
 	}
 }
 
-static void sender_remove(FILE *f, int m, const char *id)
+/* A partial batch waits for the next event: send it while the receiver listens. */
+static void flush(FILE *f, int m)
 {
-	/* A partial batch waits for the next event: send it before the counts. */
 	if (bench_methods[m].batch > 1)
 		fprintf(f, "exec sender -- " AGENT " flush ksock\n");
+}
+
+static void sender_remove(FILE *f, int m, const char *id)
+{
 	fprintf(f, "exec sender -- " AGENT " status --json > ${SHARE}/stats-%s.json\n", id);
 	if (bench_methods[m].kind == BENCH_BPF_AGENT) {
 		fprintf(f, "exec sender -- pkill -TERM -x bpfwire-agent\n");
@@ -146,6 +150,7 @@ static void rate_run(FILE *f, const struct bench_params *p, int m, int r)
 			"--tx-wait --tx-expect %d --json ${SHARE}/%s.json\n", p->count,
 			p->count / (bm->batch > 1 ? bm->batch : 1), id);
 	}
+	flush(f, m);
 	rx_wait(f, id, tmo);
 	if (bench_is_bpf(bm))
 		sender_remove(f, m, id);
@@ -177,6 +182,7 @@ static void lat_run(FILE *f, const struct bench_params *p, int m, int half)
 	rx_start(f, id, port, tmo);
 	fprintf(f, "exec sender -- " GUEST_TOOL " opens --path " FILE_PATH " --count %d --rate %s "
 		"--latency --port %d --json ${SHARE}/%s.json\n", count, rate, port, id);
+	flush(f, m);
 	rx_wait(f, id, tmo);
 	sender_remove(f, m, id);
 }
@@ -201,6 +207,7 @@ static void cost_run(FILE *f, const struct bench_params *p, int m)
 		"--repeats %d%s --json ${SHARE}/%s.json\n", p->cost_count, p->cost_repeats,
 		bench_methods[m].kind == BENCH_BPF_AGENT ? " --agent-pid $(pgrep -x bpfwire-agent)" : "",
 		id);
+	flush(f, m);
 	rx_wait(f, id, tmo);
 	sender_remove(f, m, id);
 }
