@@ -9,7 +9,7 @@
 #   check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR
 set -u
 [ $# -eq 4 ] || { echo "Bail out! usage: check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR"; exit 1; }
-src=$1 seed=$2 fixes=$3 upstream=$4
+src=$1 seed=$(realpath "$2") fixes=$(realpath "$3") upstream=$(realpath "$4")
 if ! git -C "$src" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	echo "Bail out! $src has no 'pristine' tag: build the kernel first"
 	exit 1
