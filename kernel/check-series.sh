@@ -1,13 +1,15 @@
 #!/bin/bash
-# TAP: the seed series applies to the pristine linux-source-6.12 tree, and
-# the fixes series applies on top of it: "applies both ways" (-Dkernel_fixes
-# false and true) without a second kernel build. Uses the tree build.sh has
-# unpacked (a git repo tagged pristine), on a scratch index: the work tree
-# and the build are never touched.
+# TAP: every series applies to the pristine linux-source-6.12 tree: the
+# seed series, the fixes on top of it (-Dkernel_fixes false and true), and
+# the upstream series on its own (-Dkernel_series=upstream), without a
+# kernel build. Uses the tree build.sh has unpacked (a git repo tagged
+# pristine), on a scratch index: the work tree and the build are never
+# touched.
 #
-#   check-series.sh SRC SEED_DIR FIXES_DIR
+#   check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR
 set -u
-src=$1 seed=$2 fixes=$3
+[ $# -eq 4 ] || { echo "Bail out! usage: check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR"; exit 1; }
+src=$1 seed=$(realpath "$2") fixes=$(realpath "$3") upstream=$(realpath "$4")
 if ! git -C "$src" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	echo "Bail out! $src has no 'pristine' tag: build the kernel first"
 	exit 1
@@ -15,14 +17,17 @@ fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export GIT_INDEX_FILE=$scratch/index
-git -C "$src" read-tree pristine || { echo "Bail out! git read-tree pristine failed"; exit 1; }
+pristine() {
+	git -C "$src" read-tree pristine || { echo "Bail out! git read-tree pristine failed"; exit 1; }
+}
 
 names() { grep -v '^\s*\(#\|$\)' "$1/series"; }
-total=$(( $(names "$seed" | wc -l) + $(names "$fixes" | wc -l) ))
+total=$(( $(names "$seed" | wc -l) + $(names "$fixes" | wc -l) + $(names "$upstream" | wc -l) ))
 echo "1..$total"
 n=0 fail=0
-for dir in "$seed" "$fixes"; do
-	what=seed; [ "$dir" = "$fixes" ] && what=fix
+# apply WHAT DIR: each patch of DIR/series onto the scratch index, in order.
+apply() {
+	local what=$1 dir=$2 p err
 	for p in $(names "$dir"); do
 		n=$((n + 1))
 		if err=$(git -C "$src" apply --cached --whitespace=nowarn "$dir/$p" 2>&1); then
@@ -33,5 +38,10 @@ for dir in "$seed" "$fixes"; do
 			fail=1
 		fi
 	done
-done
+}
+pristine
+apply seed "$seed"
+apply fix "$fixes"
+pristine
+apply upstream "$upstream"
 exit $fail

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kernel-tests: the bpfwire kernel suite. Runs INSIDE a guest booted on the
- * patched kernel, as root. Each seed selftest is reproduced as its own case,
+ * patched kernel, as root. Built for one ksock API (-Dkernel_series: seed
+ * or upstream, KT_UPSTREAM); the other API's cases print # SKIP. Each seed selftest is reproduced as its own case,
  * then every bad input with its exact errno, the verifier's refusals, and
  * the post-checks (quota counters, kernel log). One TAP line per case.
  *
@@ -92,14 +93,19 @@ int main(int argc, char **argv)
 	if (!tap_opts.list_only) {
 		if (geteuid() != 0)
 			return tap_skip_all("kernel-tests must run as root inside a bpfwire guest");
-		if (!quota_counter_load())
-			printf("# couldn't load ksock_counter: %s\n", errno_str(errno));
-		quota_start_count = quota_count();
-		printf("# init netns ksock quota counter at start: %d\n", quota_start_count);
-		printf("# kernel: %s (the seed bugs' cases are %s)\n",
-		       kt_seed_kernel() ? "the seed series alone (" SEED_RELEASE_SUFFIX ")"
-					: "the seed series and the fixes",
-		       kt_seed_kernel() ? "TAP # TODO" : "normal cases");
+		printf("# built for the %s ksock API; the other's cases are # SKIP\n", KT_FLAVOUR);
+		if (KT_UPSTREAM) {
+			printf("# kernel: the upstream series (" UPSTREAM_RELEASE_SUFFIX "), no quota counter\n");
+		} else {
+			if (!quota_counter_load())
+				printf("# couldn't load ksock_counter: %s\n", errno_str(errno));
+			quota_start_count = quota_count();
+			printf("# init netns ksock quota counter at start: %d\n", quota_start_count);
+			printf("# kernel: %s (the seed bugs' cases are %s)\n",
+			       kt_seed_kernel() ? "the seed series alone (" SEED_RELEASE_SUFFIX ")"
+						: "the seed series and the fixes",
+			       kt_seed_kernel() ? "TAP # TODO" : "normal cases");
+		}
 	}
 
 	for (i = 0; i < n; i++)

@@ -22,6 +22,17 @@
 #define KSOCK_MAX_SYSCTL "/proc/sys/net/core/bpf_ksock_max"
 #define ENOTSUPP 524	/* kernel-internal, what netpoll_setup returns */
 #define SEED_RELEASE_SUFFIX "-bpfwire-seed"
+#define UPSTREAM_RELEASE_SUFFIX "-bpfwire-up"
+
+/* Which ksock API this binary was built for (meson: -Dkernel_series). */
+#ifndef KT_UPSTREAM
+#define KT_UPSTREAM 0
+#endif
+#if KT_UPSTREAM
+#define KT_FLAVOUR "upstream"
+#else
+#define KT_FLAVOUR "seed"
+#endif
 #define DUMMY_DEV "dummy0"
 #define RECV_PORT 7777
 
@@ -33,7 +44,8 @@
  *   10 netpoll seeds, 20 ksock seeds, 30 quota, 40 wq (41 netpoll),
  *   50 bad input (and netpoll's, 53..56), 57..58 netns teardown,
  *   60 verifier, 70..76 the maintainer's tests (issue 15), 80 the wire
- *   MAC in BPF (issue 16), 90 post-checks.
+ *   MAC in BPF (issue 16), 90 post-checks; issue 21: 1 the flavour,
+ *   22..27 and 42..43 the upstream API, 28..29 the cases of both.
  */
 struct kt_test {
 	int order;
@@ -79,6 +91,17 @@ int map_clear_slot(struct bpf_map *map, __u32 key);
  */
 bool kt_seed_kernel(void);
 void kt_todo_on_seed(const char *bug);
+
+/* uname -r ends in UPSTREAM_RELEASE_SUFFIX exactly when KT_UPSTREAM. */
+bool kt_flavour_matches(void);
+/*
+ * A case of the other flavour: "ok N - NAME # SKIP not applicable on
+ * FLAVOUR", asserting that the booted kernel is this build's flavour (so
+ * a wrong kernel fails rather than skips).
+ */
+void kt_not_applicable(const char *name);
+/* A case no test can reach here: "ok N - NAME # SKIP WHY". */
+void kt_skip(const char *name, const char *why);
 
 /* Network namespaces: a fresh one per test, as the seeds' netns_new. */
 struct netns {

@@ -8,6 +8,12 @@
 #define KT_BPF_H
 
 #include <bpf/bpf_helpers.h>
+#include "kernel_series.h"	/* build/kernel: BPFWIRE_KERNEL_UPSTREAM */
+/* On the upstream kernel the ksock kfuncs take the merged API's arguments
+ * (bpf/kfuncs.h's upstream set); the seed build keeps vmlinux.h's types. */
+#if BPFWIRE_KERNEL_UPSTREAM
+#define BPFWIRE_KSOCK_UPSTREAM
+#endif
 #include "kfuncs.h"	/* bpf/kfuncs.h: the bpfwire kfuncs, declared once */
 
 #define __failure	__attribute__((btf_decl_tag("comment:test_expect_failure")))

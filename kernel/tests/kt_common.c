@@ -22,7 +22,9 @@
 
 #include "errnames.h"
 #include "kt.h"
+#if !KT_UPSTREAM
 #include "ksock_counter.bpf.skel.h"
+#endif
 
 int sh(const char *fmt, ...)
 {
@@ -119,6 +121,41 @@ void kt_todo_on_seed(const char *bug)
 		tap_case_todo(bug);
 }
 
+bool kt_flavour_matches(void)
+{
+	static int up = -1;
+	struct utsname u;
+	size_t n, k = strlen(UPSTREAM_RELEASE_SUFFIX);
+
+	if (up < 0) {
+		up = !uname(&u) && (n = strlen(u.release)) >= k &&
+		     !strcmp(u.release + n - k, UPSTREAM_RELEASE_SUFFIX);
+	}
+	return up == KT_UPSTREAM;
+}
+
+void kt_not_applicable(const char *name)
+{
+	char full[192];
+
+	snprintf(full, sizeof(full), "%s # SKIP not applicable on %s", name, KT_FLAVOUR);
+	if (!tap_case_begin(full))
+		return;
+	ASSERT_TRUE(kt_flavour_matches(), "the booted kernel is this build's flavour");
+	tap_case_end();
+}
+
+void kt_skip(const char *name, const char *why)
+{
+	char full[256];
+
+	snprintf(full, sizeof(full), "%s # SKIP %s", name, why);
+	if (!tap_case_begin(full))
+		return;
+	ASSERT_TRUE(kt_flavour_matches(), "the booted kernel is this build's flavour");
+	tap_case_end();
+}
+
 /* ------------------------------------------------------------------ */
 /* Network namespaces                                                  */
 
@@ -192,6 +229,25 @@ int sysctl_write_int(const char *path, int v)
 /* ------------------------------------------------------------------ */
 /* The per-netns quota counter                                         */
 
+#if KT_UPSTREAM
+/* Upstream has no quota, so no counter: quota_count() says -1000. */
+int quota_start_count = -1;
+
+bool quota_counter_load(void)
+{
+	errno = ENOENT;
+	return false;
+}
+
+void quota_counter_destroy(void)
+{
+}
+
+int quota_count(void)
+{
+	return -1000;
+}
+#else
 static struct ksock_counter *counter;
 int quota_start_count = -1;
 
@@ -220,6 +276,7 @@ int quota_count(void)
 		return -2000 + counter->data->lookup_err;
 	return counter->data->count;
 }
+#endif
 
 bool quota_settles(int expected, const char *name)
 {

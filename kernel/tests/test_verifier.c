@@ -16,7 +16,9 @@
 #include <bpf/btf.h>
 
 #include "kt.h"
+#if !KT_UPSTREAM
 #include "verifier_refuse.bpf.skel.h"
+#endif
 
 static char vlog[4 << 20];
 
@@ -200,7 +202,14 @@ void run_verifier_cases(const char *prefix, skel_open_fn open_fn,
 	}
 }
 
+#if !KT_UPSTREAM
 KT_TEST(60, test_verifier_refuse)
 {
 	RUN_VERIFIER_CASES("verifier", verifier_refuse);
 }
+#else
+KT_TEST(60, test_verifier_refuse)
+{
+	kt_not_applicable("verifier: the seed objects' refusals (ksock and netpoll, seed types)");
+}
+#endif
