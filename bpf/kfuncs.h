@@ -20,12 +20,25 @@
  *    (sndbuf), bind, connect(struct addr opts);
  *  - BPFWIRE_KSOCK_UPSTREAM: as merged: create with the 4-byte opts,
  *    connect(union of sockaddr_in/sockaddr_in6, its size exactly), no bind;
- *  - neither: the seed's, typed from vmlinux.h (kernel/tests on build).
+ *  - neither: the build's (below); on a seed build, the seed's typed
+ *    from vmlinux.h (kernel/tests).
  * The first two use bpfwire's own copies of the layouts, so an object
  * compiles against either kernel's vmlinux.h. libbpf only compares the
  * kind (struct/union) of a pointee, not its name, when it matches an
  * extern kfunc to the kernel's.
  */
+/*
+ * An object that picks neither (netpoll, ringbuf) gets its build's API
+ * (kernel/kernel_series.h): an upstream vmlinux.h has no seed opts structs.
+ */
+#if !defined(BPFWIRE_KSOCK_SEED) && !defined(BPFWIRE_KSOCK_UPSTREAM) && \
+	__has_include("kernel_series.h")
+#include "kernel_series.h"
+#if BPFWIRE_KERNEL_UPSTREAM
+#define BPFWIRE_KSOCK_UPSTREAM
+#endif
+#endif
+
 #if defined(BPFWIRE_KSOCK_SEED) || defined(BPFWIRE_KSOCK_UPSTREAM)
 struct bpfwire_ksock_create_opts {
 	__u8  family;
