@@ -80,7 +80,7 @@ static void sendmsg_seed(struct ksock_flavours *skel)
 	ASSERT_EQ(skel->bss->sendmsg_calls, 2, "hook calls (outer, nested)");
 	ASSERT_EQ(skel->data->sendmsg_rets[0], -EBUSY, "nested send, at run time");
 	ASSERT_NEQ(skel->data->sendmsg_rets[1], -EBUSY, "outer send passed the guard");
-	printf("# seed: nested send %d (%s), outer send %d\n", skel->data->sendmsg_rets[0],
+	printf("# seed: nested send %d%s, outer send %d\n", skel->data->sendmsg_rets[0],
 	       tap_errname(skel->data->sendmsg_rets[0]), skel->data->sendmsg_rets[1]);
 }
 
