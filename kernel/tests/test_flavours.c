@@ -58,7 +58,7 @@ static void sendmsg_seed(struct ksock_flavours *skel)
 	int fd = -1, ret = -1;
 	ssize_t n;
 
-	if (!ASSERT_OK(bpf_object__load(skel->obj) ? -errno : 0, "load (seed: accepted)"))
+	if (!ASSERT_OK(ksock_flavours__load(skel), "load (seed: accepted)"))
 		return;
 	skel->data->many_n = 1;
 	if (!ASSERT_OK(run_prog(skel->progs.create_many, &ret), "create_many run") ||
@@ -80,11 +80,12 @@ static void sendmsg_seed(struct ksock_flavours *skel)
 	ASSERT_EQ(skel->bss->sendmsg_calls, 2, "hook calls (outer, nested)");
 	ASSERT_EQ(skel->data->sendmsg_rets[0], -EBUSY, "nested send, at run time");
 	ASSERT_NEQ(skel->data->sendmsg_rets[1], -EBUSY, "outer send passed the guard");
-	printf("# seed: nested send %d (%s), outer send %d\n", skel->data->sendmsg_rets[0],
+	printf("# seed: nested send %d%s, outer send %d\n", skel->data->sendmsg_rets[0],
 	       tap_errname(skel->data->sendmsg_rets[0]), skel->data->sendmsg_rets[1]);
 }
 
-/* Upstream: the same program is refused when it loads. */
+/* Upstream: the same program is refused when it loads. (Load through the
+ * skeleton, never bpf_object__load(): only the skeleton maps .data/.bss.) */
 static void sendmsg_upstream(struct ksock_flavours *skel)
 {
 	int err;
@@ -93,7 +94,7 @@ static void sendmsg_upstream(struct ksock_flavours *skel)
 	bpf_program__set_log_level(skel->progs.sendmsg_send, 1);
 	bpf_program__set_log_buf(skel->progs.sendmsg_send, vlog, sizeof(vlog));
 	vlog[0] = '\0';
-	err = bpf_object__load(skel->obj);
+	err = ksock_flavours__load(skel);
 	if (!ASSERT_TRUE(err != 0, "load refused (upstream)"))
 		return;
 	ASSERT_HAS(vlog, "calling kernel function bpf_ksock_acquire is not allowed",
