@@ -202,23 +202,6 @@ static int up_opt(int c, const char *arg, void *p)
 	return -1;
 }
 
-/* --icount HOST: that guest boots as if its topology said `icount on`. */
-static int up_icount(const struct up_ctx *u, struct topology *t)
-{
-	for (int i = 0; i < u->nicount; i++) {
-		int hi = 0;
-
-		while (hi < t->nhosts && strcmp(t->hosts[hi].name, u->icount[i]))
-			hi++;
-		if (hi == t->nhosts || t->hosts[hi].remote.on) {
-			pr_warn("--icount %s: no guest of that name in %s", u->icount[i], t->path);
-			return LAB_EUSAGE;
-		}
-		t->hosts[hi].icount = true;
-	}
-	return 0;
-}
-
 static const struct option up_opts[] = {
 	{ "results", required_argument, NULL, 'R' },
 	{ "kernel", required_argument, NULL, 'k' },
@@ -251,8 +234,9 @@ static int do_up(int argc, char **argv, bool bench)
 	if (!t)
 		return LAB_FAIL;
 	ret = load_topology(argv[0], t);
-	if (!ret)
-		ret = up_icount(&u, t);
+	for (int i = 0; i < u.nicount && !ret; i++)
+		if (topo_set_icount(t, u.icount[i]))
+			ret = LAB_EUSAGE;
 	if (ret) {
 		free(t);
 		return ret;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "errnames.h"
+#include "log.h"
 #include "topo_prefix.h"
 #include "topo_remote.h"
 #include "topology.h"
@@ -63,6 +64,20 @@ const struct topo_host *topo_host(const struct topology *t, const char *name)
 		if (!strcmp(t->hosts[i].name, name))
 			return &t->hosts[i];
 	return NULL;
+}
+
+/* bpfwire-lab up --icount NAME: that guest boots as if its topology said
+ * `icount on`. A remote host has no QEMU to give it to. */
+int topo_set_icount(struct topology *t, const char *name)
+{
+	const struct topo_host *h = topo_host(t, name);
+
+	if (!h || h->remote.on) {
+		pr_warn("--icount %s: no guest of that name in %s", name, t->path);
+		return -1;
+	}
+	t->hosts[h - t->hosts].icount = true;
+	return 0;
 }
 
 int topo_nic_index(const struct topo_host *h, const char *ifname)

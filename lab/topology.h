@@ -131,6 +131,7 @@ static inline int topo_parse_file(const char *path, struct topology *t,
 
 const struct topo_host *topo_host(const struct topology *t, const char *name);
 int topo_nic_index(const struct topo_host *h, const char *ifname);
+int topo_set_icount(struct topology *t, const char *name);
 const char *topo_model_qemu(enum nic_model m);	/* QEMU -device name */
 const char *topo_model_name(enum nic_model m);	/* grammar name */
 void topo_format_mac(const uint8_t mac[6], char out[18]);
