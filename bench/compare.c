@@ -14,7 +14,7 @@
 
 /* Leaves compared under each path of a section; absent ones are skipped. */
 static const char *const icount_cost[] = { "ns_per_open", "added_ns", "call_mean_ns",
-					   "call_added_ns", NULL };
+					   "call_added_ns", "task_per_open", "task_added", NULL };
 static const char *const icount_lat[] = { "low.p50_ns", "low.p99_ns", NULL };
 static const char *const wall_rate[] = { "sl_eps_median", "sl_ratio_sendto", "sl_ratio_pktgen",
 					 "delivered_dps_median", "ratio_sendto", NULL };

@@ -56,6 +56,7 @@ struct path_res {
 	double sl_med, sl_min, sl_max;	/* sender-limited events/s over the runs */
 	double cost_med;	/* loop: ns per open, other tasks' time included */
 	double cost_call;	/* mean of singly timed opens: the syscall's own */
+	double cost_task;	/* loop: the hooking task's and the agent's own CPU */
 };
 
 struct report {
@@ -63,7 +64,7 @@ struct report {
 	char accel[32], uname[128], clocksource[64], date[64];
 	bool lockdep;
 	struct path_res r[16];
-	double cost_none, cost_none_call;
+	double cost_none, cost_none_call, cost_none_task;
 	char pinning[256];	/* RUN/pinning.txt's first line: which vCPU went where */
 	char commit[64];	/* RUN/commit: git describe of the source tree */
 	char load[256];		/* RUN/load.txt: the host's load average, start and end */
@@ -341,7 +342,9 @@ static int read_lat(const char *run, int m, int half, struct lat *l, char *err, 
 	return l->ok ? 0 : -1;
 }
 
-static int read_cost(const char *run, const char *name, double *med, double *call)
+/* task_median is absent from runs made before it: NAN, not an error. */
+static int read_cost(const char *run, const char *name, double *med, double *call,
+		     double *task)
 {
 	char id[64];
 	json_object *g;
@@ -350,6 +353,7 @@ static int read_cost(const char *run, const char *name, double *med, double *cal
 	g = load(run, "sender", id);
 	*med = jnum(g, "median");
 	*call = jnum(g, "call_mean_ns");
+	*task = jnum(g, "task_median");
 	json_object_put(g);
 	return isnan(*med) || isnan(*call) ? -1 : 0;
 }
@@ -630,13 +634,14 @@ static void write_txt_cost(FILE *f, const struct report *rp)
 
 	fprintf(f, "\n%s per hooked open(): the syscall's own (mean of %d singly timed opens),\n"
 		"and per event in a loop (median of %d rounds of %d; the ringbuf agent's CPU time\n"
-		"until it has forwarded the round is included); \"added\" is over no program\n",
+		"until it has forwarded the round is included); \"added\" is over no program;\n"
+		"\"tasks\": the loop's, with the agent's, own CPU (median), without other tasks'\n",
 		p->icount ? "INSTRUCTIONS" : "Cost", p->cost_repeats * p->cost_count, p->cost_repeats,
 		p->cost_count);
-	fprintf(f, "%-13s %8s %-5s %10s %10s   %8s %-5s %10s %10s\n", "path", "call", u, "added",
-		"x ringbuf", "loop", u, "added", "x ringbuf");
-	fprintf(f, "%-13s %14.0f %10s %10s   %14.0f %10s %10s\n", "none", rp->cost_none_call, "-",
-		"-", rp->cost_none, "-", "-");
+	fprintf(f, "%-13s %8s %-5s %10s %10s   %8s %-5s %10s %10s   %8s %-5s %10s\n", "path",
+		"call", u, "added", "x ringbuf", "loop", u, "added", "x ringbuf", "tasks", u, "added");
+	fprintf(f, "%-13s %14.0f %10s %10s   %14.0f %10s %10s   %14.0f %10s\n", "none",
+		rp->cost_none_call, "-", "-", rp->cost_none, "-", "-", rp->cost_none_task, "-");
 	for (int m = 0; m < bench_nmethods; m++) {
 		const struct path_res *pr = &rp->r[m];
 		double add = pr->cost_med - rp->cost_none, cadd = pr->cost_call - rp->cost_none_call;
@@ -645,9 +650,10 @@ static void write_txt_cost(FILE *f, const struct report *rp)
 
 		if (!have(rp, m) || !bench_is_bpf(&bench_methods[m]))
 			continue;
-		fprintf(f, "%-13s %14.0f %10.0f %10.2f   %14.0f %10.0f %10.2f\n", bench_methods[m].name,
-			pr->cost_call, cadd, rbcadd > 0 ? cadd / rbcadd : NAN, pr->cost_med, add,
-			rbadd > 0 ? add / rbadd : NAN);
+		fprintf(f, "%-13s %14.0f %10.0f %10.2f   %14.0f %10.0f %10.2f   %14.0f %10.0f\n",
+			bench_methods[m].name, pr->cost_call, cadd, rbcadd > 0 ? cadd / rbcadd : NAN,
+			pr->cost_med, add, rbadd > 0 ? add / rbadd : NAN, pr->cost_task,
+			pr->cost_task - rp->cost_none_task);
 	}
 }
 
@@ -905,6 +911,8 @@ static json_object *cost_json(const struct report *rp, int m, const struct rb_ad
 	json_object_object_add(c, "call_mean_ns", jd(pr->cost_call));
 	json_object_object_add(c, "call_added_ns", jd(cadd));
 	json_object_object_add(c, "call_x_ringbuf", jd(rb->call > 0 ? cadd / rb->call : NAN));
+	json_object_object_add(c, "task_per_open", jd(pr->cost_task));
+	json_object_object_add(c, "task_added", jd(pr->cost_task - rp->cost_none_task));
 	return c;
 }
 
@@ -1049,6 +1057,7 @@ static json_object *build_json(const struct report *rp)
 	}
 	json_object_object_add(none, "ns_per_open", jd(rp->cost_none));
 	json_object_object_add(none, "call_mean_ns", jd(rp->cost_none_call));
+	json_object_object_add(none, "task_per_open", jd(rp->cost_none_task));
 	json_object_object_add(cost, "none", none);
 	json_object_object_add(root, "rate", rate);
 	json_object_object_add(root, "latency", lat);
@@ -1157,12 +1166,13 @@ int bench_report(const char *run, FILE *out, char *err, size_t errlen)
 		for (int half = 0; half <= !rp->p.icount; half++)
 			if (read_lat(run, m, half, &rp->r[m].lat[half], err, errlen))
 				goto out;
-		if (read_cost(run, bench_methods[m].name, &rp->r[m].cost_med, &rp->r[m].cost_call)) {
+		if (read_cost(run, bench_methods[m].name, &rp->r[m].cost_med, &rp->r[m].cost_call,
+			      &rp->r[m].cost_task)) {
 			snprintf(err, errlen, "cost-%s: missing or no median", bench_methods[m].name);
 			goto out;
 		}
 	}
-	if (read_cost(run, "none", &rp->cost_none, &rp->cost_none_call)) {
+	if (read_cost(run, "none", &rp->cost_none, &rp->cost_none_call, &rp->cost_none_task)) {
 		snprintf(err, errlen, "cost-none: missing or no median");
 		goto out;
 	}

@@ -228,7 +228,7 @@ static void make_icount(const char *d, double ksock)
 		.lat_half_count = 3, .cost_count = 10, .cost_repeats = 1, .sndbuf = 1 << 20,
 		.methods = 1u << 2 | 1u << 5 | 1u << 10, .icount = 1,
 	};
-	char text[128];
+	char text[160];
 
 	snprintf(dir, sizeof(dir), "%s", d);
 	mkdir(dir, 0755);
@@ -244,8 +244,10 @@ static void make_icount(const char *d, double ksock)
 	    " \"expected\": 3, \"p50_ns\": 40000, \"p99_ns\": 41000, \"max_ns\": 41000, \"ns\": [40000] } }");
 	put("hosts/sender/lat-low-ksock-b32.json", "{ \"rate_offered\": 10, \"latency\": { \"samples\": 1,"
 	    " \"expected\": 3, \"p50_ns\": 50000, \"p99_ns\": 50000, \"max_ns\": 50000, \"ns\": [50000] } }");
-	put("hosts/sender/cost-none.json", "{ \"median\": 15000, \"call_mean_ns\": 14000 }");
-	snprintf(text, sizeof(text), "{ \"median\": %.0f, \"call_mean_ns\": 40000 }", ksock);
+	put("hosts/sender/cost-none.json", "{ \"median\": 15000, \"call_mean_ns\": 14000,"
+	    " \"task_median\": 14500 }");
+	snprintf(text, sizeof(text), "{ \"median\": %.0f, \"call_mean_ns\": 40000,"
+		 " \"task_median\": 30000 }", ksock);
 	put("hosts/sender/cost-ksock.json", text);
 	/* ringbuf's total, the agent's drain included, adds 30000; b32 adds 6000: 0.2x. */
 	put("hosts/sender/cost-ringbuf.json", "{ \"median\": 45000, \"call_mean_ns\": 20000 }");
@@ -279,6 +281,9 @@ static void test_icount_compare(void)
 	ASSERT_NUM_X100(b, "targets.b32_added_instr_x_ringbuf_total.value", 20, "b32: 6000 / 30000");
 	ASSERT_FLAG(b, "targets.b32_added_instr_x_ringbuf_total.met", true, "b32: 0.2 < 1");
 	ASSERT_NUM(b, "latency.ksock.low.p99_ns", 9100, "icount latency p99 in instructions");
+	ASSERT_NUM(b, "cost.none.task_per_open", 14500, "icount: the bare open()'s own CPU");
+	ASSERT_NUM(b, "cost.ksock.task_added", 15500, "icount: ksock's task figure, 30000 - 14500");
+	ASSERT_TRUE(!at(b, "cost.ringbuf.task_added"), "a cost file without task_median: no figure");
 	ASSERT_TRUE(!at(b, "rate.ksock.runs.0"), "icount: no rate runs");
 	json_object_put(b);
 	snprintf(dir, sizeof(dir), "%s", d[0]);
@@ -290,6 +295,7 @@ static void test_icount_compare(void)
 	ASSERT_HAS(text, "cost.ksock.ns_per_open", "compare: instructions per open");
 	ASSERT_HAS(text, "31000.00    2.00%", "compare: median 31000, spread 620 / 31000");
 	ASSERT_HAS(text, "cost.none.call_mean_ns", "compare: the bare open()");
+	ASSERT_HAS(text, "cost.ksock.task_added", "compare: the tasks' own instructions");
 	ASSERT_HAS(text, "largest spread:", "compare: the largest spread");
 	free(text);
 	fclose(devnull);
