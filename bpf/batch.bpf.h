@@ -130,20 +130,13 @@ static __always_inline void batch_seal(__u8 *d, __u32 len)
 /* sign.bpf.h's bpfwire_siphash_bpf() for up to BPFWIRE_BATCH_DGRAM bytes. */
 static __always_inline __u64 batch_sign(const __u8 *key, const __u8 *d, __u32 len)
 {
-	__u64 k0 = bpfwire_le64(key), k1 = bpfwire_le64(key + 8);
-	struct bpfwire_sip s = {
-		.v0 = 0x736f6d6570736575ULL ^ k0,
-		.v1 = 0x646f72616e646f6dULL ^ k1,
-		.v2 = 0x6c7967656e657261ULL ^ k0,
-		.v3 = 0x7465646279746573ULL ^ k1,
-		.msg = d,
-	};
-	__u32 nb = len / 8, left = len & 7, rest = nb, k;
-	__u64 m = 0, b;
+	struct bpfwire_sip s;
+	__u32 nb = len / 8, rest = nb, k;
 	int c;
 
 	if (nb > BATCH_BLOCKS)
 		return 0;
+	bpfwire_sip_init(&s, key, d);
 #pragma unroll
 	for (c = 0; c < SIP_CHUNKS; c++) {
 		k = rest < BPFWIRE_SIP_MAX_BLOCKS ? rest : BPFWIRE_SIP_MAX_BLOCKS;
@@ -151,19 +144,7 @@ static __always_inline __u64 batch_sign(const __u8 *key, const __u8 *d, __u32 le
 		rest -= k;
 		s.msg += SIP_CHUNK;
 	}
-	if (left)
-		m = bpfwire_sip_word(d + nb * 8) & ((1ULL << (8 * left)) - 1);
-	b = (__u64)len << 56 | m;
-	s.v3 ^= b;
-	BPFWIRE_SIPROUND(s.v0, s.v1, s.v2, s.v3);
-	BPFWIRE_SIPROUND(s.v0, s.v1, s.v2, s.v3);
-	s.v0 ^= b;
-	s.v2 ^= 0xff;
-	BPFWIRE_SIPROUND(s.v0, s.v1, s.v2, s.v3);
-	BPFWIRE_SIPROUND(s.v0, s.v1, s.v2, s.v3);
-	BPFWIRE_SIPROUND(s.v0, s.v1, s.v2, s.v3);
-	BPFWIRE_SIPROUND(s.v0, s.v1, s.v2, s.v3);
-	return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
+	return bpfwire_sip_finish(&s, d, len);
 }
 
 /* A taken batch: header, check, tag, send, count. */

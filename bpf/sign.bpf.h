@@ -56,37 +56,53 @@ static long bpfwire_sip_block(__u64 i, void *ctx)
 	return 0;
 }
 
+/* The state after the key, before the first block (batch.bpf.h too). */
+static __always_inline void bpfwire_sip_init(struct bpfwire_sip *s, const __u8 *key,
+					     const __u8 *msg)
+{
+	__u64 k0 = bpfwire_le64(key), k1 = bpfwire_le64(key + 8);
+
+	s->v0 = 0x736f6d6570736575ULL ^ k0;
+	s->v1 = 0x646f72616e646f6dULL ^ k1;
+	s->v2 = 0x6c7967656e657261ULL ^ k0;
+	s->v3 = 0x7465646279746573ULL ^ k1;
+	s->msg = msg;
+}
+
+/* The last partial block at msg[nb * 8..len), then the four final rounds. */
+static __always_inline __u64 bpfwire_sip_finish(struct bpfwire_sip *s, const __u8 *msg,
+						__u32 len)
+{
+	__u32 nb = len / 8, left = len & 7;
+	__u64 m = 0, b;
+
+	if (left)
+		m = bpfwire_sip_word(msg + nb * 8) & ((1ULL << (8 * left)) - 1);
+	b = (__u64)len << 56 | m;
+	s->v3 ^= b;
+	BPFWIRE_SIPROUND(s->v0, s->v1, s->v2, s->v3);
+	BPFWIRE_SIPROUND(s->v0, s->v1, s->v2, s->v3);
+	s->v0 ^= b;
+	s->v2 ^= 0xff;
+	BPFWIRE_SIPROUND(s->v0, s->v1, s->v2, s->v3);
+	BPFWIRE_SIPROUND(s->v0, s->v1, s->v2, s->v3);
+	BPFWIRE_SIPROUND(s->v0, s->v1, s->v2, s->v3);
+	BPFWIRE_SIPROUND(s->v0, s->v1, s->v2, s->v3);
+	return s->v0 ^ s->v1 ^ s->v2 ^ s->v3;
+}
+
 /* SipHash-2-4 of msg[0..len) under the 16-byte key; len <= BPFWIRE_DGRAM_MAX_V2. */
 static __always_inline __u64 bpfwire_siphash_bpf(const __u8 *key, const __u8 *msg,
 						 __u32 len)
 {
-	__u64 k0 = bpfwire_le64(key), k1 = bpfwire_le64(key + 8);
-	struct bpfwire_sip s = {
-		.v0 = 0x736f6d6570736575ULL ^ k0,
-		.v1 = 0x646f72616e646f6dULL ^ k1,
-		.v2 = 0x6c7967656e657261ULL ^ k0,
-		.v3 = 0x7465646279746573ULL ^ k1,
-		.msg = msg,
-	};
-	__u32 nb = len / 8, left = len & 7;
-	__u64 m = 0, b;
+	struct bpfwire_sip s;
+	__u32 nb = len / 8;
 
 	if (nb > BPFWIRE_SIP_MAX_BLOCKS)
 		return 0;
+	bpfwire_sip_init(&s, key, msg);
 	bpf_loop(nb, bpfwire_sip_block, &s, 0);
-	if (left)
-		m = bpfwire_sip_word(msg + nb * 8) & ((1ULL << (8 * left)) - 1);
-	b = (__u64)len << 56 | m;
-	s.v3 ^= b;
-	BPFWIRE_SIPROUND(s.v0, s.v1, s.v2, s.v3);
-	BPFWIRE_SIPROUND(s.v0, s.v1, s.v2, s.v3);
-	s.v0 ^= b;
-	s.v2 ^= 0xff;
-	BPFWIRE_SIPROUND(s.v0, s.v1, s.v2, s.v3);
-	BPFWIRE_SIPROUND(s.v0, s.v1, s.v2, s.v3);
-	BPFWIRE_SIPROUND(s.v0, s.v1, s.v2, s.v3);
-	BPFWIRE_SIPROUND(s.v0, s.v1, s.v2, s.v3);
-	return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
+	return bpfwire_sip_finish(&s, msg, len);
 }
 
 #endif /* BPFWIRE_SIGN_BPF_H */
