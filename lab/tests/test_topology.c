@@ -6,6 +6,7 @@
  * files are checked field by field.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,7 @@ static void check_everything(const char *path)
 		return;
 	ASSERT_EQ(h->memory_mib, 1024, "memory 1G");
 	ASSERT_EQ(h->cpus, 2, "cpus");
+	ASSERT_EQ(h->icount, 1, "icount on");
 	ASSERT_EQ(h->router, 1, "router");
 	ASSERT_STREQ(h->append, "loglevel=7 bpfwire.debug=1", "append");
 	ASSERT_EQ(h->nnics, 2, "nics");
@@ -164,6 +166,15 @@ static void check_strings(void)
 	ASSERT_EQ(topo_parse("inline", "segment s\n    ipv4 192.0.2.0/24\n", &topo, err, sizeof(err)), -1,
 		   "no hosts is rejected");
 	ASSERT_STREQ(err, "inline:2: no hosts defined", "no hosts message");
+	ASSERT_EQ(topo_parse("inline", "host a\n icount maybe\n", &topo, err, sizeof(err)), -1,
+		   "icount neither on nor off");
+	ASSERT_STREQ(err, "inline:2: 'icount' takes on or off", "icount message");
+	ASSERT_EQ(topo_parse("inline", "host a\nhost b\n icount off\n", &topo, err, sizeof(err)), 0,
+		   "icount off parses");
+	ASSERT_EQ(topo.hosts[0].icount + topo.hosts[1].icount, 0, "icount is off unless said");
+	ASSERT_EQ(topo_set_icount(&topo, "b"), 0, "up --icount b");
+	ASSERT_EQ(topo.hosts[1].icount, 1, "up --icount b: b is on");
+	ASSERT_EQ(topo_set_icount(&topo, "nosuch"), -1, "up --icount of no such guest");
 	ASSERT_EQ(topo_parse("inline", "host a\n  nic eth0 s\n", &topo, err, sizeof(err)), -1,
 		   "nic on undefined segment");
 	ASSERT_STREQ(err, "inline:2: unknown segment 's'", "undefined segment message");
@@ -191,8 +202,48 @@ static void check_strings(void)
 	ASSERT_STREQ(err, "inline:1: usage: host NAME [remote ssh://USER@ADDR[:PORT]]", "host usage message");
 }
 
+/*
+ * --shipped DIR first: every *.topo in DIR must be among the arguments, so a
+ * topology added without meson.build's list fails here. Prints the count.
+ */
+static int check_shipped(const char *dir, int argc, char **argv)
+{
+	char name[300];
+	int n = 0, given = 0;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!ASSERT_OK_PTR(d, "topology/ opens"))
+		return -1;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		bool found = false;
+
+		if (l < 6 || strcmp(e->d_name + l - 5, ".topo"))
+			continue;
+		n++;
+		for (int i = 1; i < argc && !found; i++) {
+			const char *b = strrchr(argv[i], '/');
+
+			found = !strcmp(b ? b + 1 : argv[i], e->d_name) && strstr(argv[i], "topology/");
+		}
+		given += found;
+		snprintf(name, sizeof(name), "shipped %s is parsed", e->d_name);
+		ASSERT_TRUE(found, name);
+	}
+	closedir(d);
+	printf("# %d shipped topologies in %s, %d of them parsed\n", n, dir, given);
+	ASSERT_TRUE(n > 0, "topology/ has topologies");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 2 && !strcmp(argv[1], "--shipped")) {
+		check_shipped(argv[2], argc, argv);
+		argv += 2;
+		argc -= 2;
+	}
 	for (int i = 1; i < argc; i++) {
 		check_file(argv[i]);
 		if (strstr(argv[i], "good-everything"))
