@@ -20,25 +20,6 @@ static const char *const wall_rate[] = { "sl_eps_median", "sl_ratio_sendto", "sl
 					 "delivered_dps_median", "ratio_sendto", NULL };
 static const char *const wall_cost[] = { "added_ns", "x_ringbuf", NULL };
 
-static json_object *at(json_object *o, const char *path)
-{
-	char buf[256], *save, *tok;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save))
-		if (!json_object_object_get_ex(o, tok, &o))
-			o = NULL;
-	return o;
-}
-
-static double num(json_object *o, const char *path)
-{
-	o = at(o, path);
-	if (!json_object_is_type(o, json_type_int) && !json_object_is_type(o, json_type_double))
-		return NAN;
-	return json_object_get_double(o);
-}
-
 struct cmp {
 	json_object *j[MAXRUNS];
 	int n;
@@ -54,7 +35,7 @@ static void row(struct cmp *c, const char *name)
 	int k = 0;
 
 	for (int i = 0; i < c->n; i++) {
-		v[i] = num(c->j[i], name);
+		v[i] = bench_json_num(c->j[i], name);
 		if (!isnan(v[i]))
 			w[k++] = v[i];
 	}
@@ -75,7 +56,7 @@ static void row(struct cmp *c, const char *name)
 /* Every PATH under section in the first run, each leaf of it. */
 static void section(struct cmp *c, const char *sec, const char *const *leaves)
 {
-	json_object *s = at(c->j[0], sec);
+	json_object *s = bench_json_at(c->j[0], sec);
 	char name[160];
 
 	if (!s || !json_object_is_type(s, json_type_object))
@@ -91,7 +72,7 @@ static void section(struct cmp *c, const char *sec, const char *const *leaves)
 
 static void targets(struct cmp *c)
 {
-	json_object *t = at(c->j[0], "targets");
+	json_object *t = bench_json_at(c->j[0], "targets");
 	char name[160];
 
 	if (!t)
@@ -116,8 +97,8 @@ static int load(struct cmp *c, char *const runs[], int n, char *err, size_t errl
 				 "remakes it)", path);
 			return -1;
 		}
-		if (json_object_get_boolean(at(c->j[i], "icount")) !=
-		    json_object_get_boolean(at(c->j[0], "icount"))) {
+		if (json_object_get_boolean(bench_json_at(c->j[i], "icount")) !=
+		    json_object_get_boolean(bench_json_at(c->j[0], "icount"))) {
 			snprintf(err, errlen, "%s and %s: one ran under icount, the other not",
 				 runs[0], runs[i]);
 			return -1;
@@ -138,15 +119,15 @@ int bench_compare(char *const runs[], int n, FILE *out, char *err, size_t errlen
 	}
 	if (load(&c, runs, n, err, errlen))
 		goto out;
-	ic = json_object_get_boolean(at(c.j[0], "icount"));
+	ic = json_object_get_boolean(bench_json_at(c.j[0], "icount"));
 	fprintf(out, "%d run%s, %s\n", n, n == 1 ? "" : "s", ic ?
 		"icount: every figure is a count of guest instructions" :
 		"wall time: events/s and ratios");
 	for (int i = 0; i < n; i++)
 		fprintf(out, "  run %d: %s (%s, commit %s, host load %s)\n", i + 1, runs[i],
-			json_object_get_string(at(c.j[i], "date")),
-			json_object_get_string(at(c.j[i], "commit")),
-			json_object_get_string(at(c.j[i], "load")));
+			json_object_get_string(bench_json_at(c.j[i], "date")),
+			json_object_get_string(bench_json_at(c.j[i], "commit")),
+			json_object_get_string(bench_json_at(c.j[i], "load")));
 	fprintf(out, "%-44s", "figure");
 	for (int i = 0; i < n; i++)
 		fprintf(out, "  %5s %-5d", "run", i + 1);

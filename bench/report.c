@@ -97,8 +97,7 @@ double bench_spread(const double *v, int n)
 	return med != 0 ? (hi - lo) / fabs(med) : NAN;
 }
 
-/* Dotted path into o ("socket.senders.7201.received"); NAN when absent. */
-static double jnum(json_object *o, const char *path)
+json_object *bench_json_at(json_object *o, const char *path)
 {
 	char buf[256], *save, *tok;
 	json_object *v = o;
@@ -114,14 +113,23 @@ static double jnum(json_object *o, const char *path)
 			v = NULL;
 		}
 	}
-	if (!v || !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+	return v;
+}
+
+/* The number at a dotted path ("socket.senders.7201.received"); NAN when absent. */
+double bench_json_num(json_object *o, const char *path)
+{
+	json_object *v = bench_json_at(o, path);
+
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
 		return NAN;
 	return json_object_get_double(v);
 }
 
+
 static long jlong(json_object *o, const char *path)
 {
-	double d = jnum(o, path);
+	double d = bench_json_num(o, path);
 
 	return isnan(d) ? 0 : (long)d;
 }
@@ -203,14 +211,14 @@ static void bpf_counts(struct rate_run *rr, json_object *c, json_object *rx, con
 	rr->eagain = jlong(c, "errors.EAGAIN");
 	rr->errors = jlong(c, "failed") - rr->eagain;
 	snprintf(key, sizeof(key), "%s.received", snd);
-	dg = jnum(rx, key);
+	dg = bench_json_num(rx, key);
 	snprintf(key, sizeof(key), "%s.events", snd);
-	ev = jnum(rx, key);
+	ev = bench_json_num(rx, key);
 	rr->delivered = isnan(dg) ? 0 : (long)dg;
-	if (batch <= 1 && isnan(jnum(c, "events_failed")))
+	if (batch <= 1 && isnan(bench_json_num(c, "events_failed")))
 		return;
-	fe = jnum(c, "events_failed");
-	fd = jnum(c, "failed");		/* with --batch, failed datagrams */
+	fe = bench_json_num(c, "events_failed");
+	fd = bench_json_num(c, "failed");		/* with --batch, failed datagrams */
 	if (!isnan(fe)) {
 		double per = fd > 0 ? fe / fd : 1;
 
@@ -259,14 +267,14 @@ static int read_rate(const char *run, int m, int r, struct rate_run *rr, char *e
 		goto fail;
 	}
 	memset(rr, 0, sizeof(*rr));
-	rr->offered = jnum(g, "rate_offered");
+	rr->offered = bench_json_num(g, "rate_offered");
 	rr->queue = jlong(g, "qdisc_drops") + jlong(g, "tx_dropped");
 	rr->rx_drop = jlong(rx, "socket.drops");
 	rr->wire = jlong(tap[1], "0.stats64.tx.dropped") - jlong(tap[0], "0.stats64.tx.dropped") +
 		   jlong(stap[1], "0.stats64.rx.dropped") - jlong(stap[0], "0.stats64.rx.dropped");
 	rr->tap_frames = jlong(stap[1], "0.stats64.rx.packets") - jlong(stap[0], "0.stats64.rx.packets");
 	/* pktgen times itself; the others from the loop's start to the last frame out. */
-	rr->span_s = jnum(g, bm->kind == BENCH_PKTGEN ? "elapsed_ns" : "tx_span_ns") / 1e9;
+	rr->span_s = bench_json_num(g, bm->kind == BENCH_PKTGEN ? "elapsed_ns" : "tx_span_ns") / 1e9;
 	rr->epd = 1;
 	switch (bm->kind) {
 	case BENCH_SENDTO:
@@ -291,7 +299,7 @@ static int read_rate(const char *run, int m, int r, struct rate_run *rr, char *e
 		rr->ok = false;
 		goto fail;
 	}
-	span = jnum(rx, "arrival_span_s");
+	span = bench_json_num(rx, "arrival_span_s");
 	rr->delivered_dps = span > 0 ? rr->delivered / rr->epd / span : NAN;
 	/* Drops counted in frames are events times events per datagram. */
 	rr->unaccounted = rr->events - rr->delivered - rr->eagain - rr->errors -
@@ -321,12 +329,12 @@ static int read_lat(const char *run, int m, int half, struct lat *l, char *err, 
 		json_object_put(g);
 		return -1;
 	}
-	l->rate = jnum(g, "rate_offered");
+	l->rate = bench_json_num(g, "rate_offered");
 	l->samples = jlong(lo, "samples");
 	l->expected = jlong(lo, "expected");
-	l->p50 = jnum(lo, "p50_ns");
-	l->p99 = jnum(lo, "p99_ns");
-	l->max = jnum(lo, "max_ns");
+	l->p50 = bench_json_num(lo, "p50_ns");
+	l->p99 = bench_json_num(lo, "p99_ns");
+	l->max = bench_json_num(lo, "max_ns");
 	if (json_object_object_get_ex(lo, "ns", &ns) && json_object_is_type(ns, json_type_array)) {
 		l->nns = (int)json_object_array_length(ns);
 		l->ns = calloc(l->nns ? l->nns : 1, sizeof(double));
@@ -351,9 +359,9 @@ static int read_cost(const char *run, const char *name, double *med, double *cal
 
 	snprintf(id, sizeof(id), "cost-%s", name);
 	g = load(run, "sender", id);
-	*med = jnum(g, "median");
-	*call = jnum(g, "call_mean_ns");
-	*task = jnum(g, "task_median");
+	*med = bench_json_num(g, "median");
+	*call = bench_json_num(g, "call_mean_ns");
+	*task = bench_json_num(g, "task_median");
 	json_object_put(g);
 	return isnan(*med) || isnan(*call) ? -1 : 0;
 }
@@ -1075,7 +1083,7 @@ static void print_targets(FILE *f, json_object *root)
 	fprintf(f, "\nTargets (measured; \"met\" is informative, the benchmark never fails on it)\n");
 	json_object_object_foreach(t, name, o) {
 		json_object *met = NULL, *tg = NULL;
-		double v = jnum(o, "value");
+		double v = bench_json_num(o, "value");
 
 		json_object_object_get_ex(o, "met", &met);
 		json_object_object_get_ex(o, "target", &tg);

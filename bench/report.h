@@ -25,6 +25,10 @@ int bench_report(const char *run, FILE *out, char *err, size_t errlen);
 double bench_median(double *v, int n);
 /* (max - min) / median of v, NANs skipped (v is not changed); NAN if none. */
 double bench_spread(const double *v, int n);
+/* A dotted path into a JSON object ("rate.ksock.runs.0"; numbers index arrays):
+ * the object there, or NULL; and the number there, or NAN. */
+struct json_object *bench_json_at(struct json_object *o, const char *path);
+double bench_json_num(struct json_object *o, const char *path);
 
 /*
  * `bpfwire-bench compare RUN...`: each figure of the runs' bench.json side

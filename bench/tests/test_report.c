@@ -29,17 +29,6 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
-static json_object *at(json_object *o, const char *path)
-{
-	char buf[256], *save, *tok;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save))
-		if (!json_object_object_get_ex(o, tok, &o))
-			o = NULL;
-	return o;
-}
-
 /*
  * The number at path, times scale, rounded, must be want. A missing key or
  * one of another type fails: it is never read as 0 or false.
@@ -47,7 +36,7 @@ static json_object *at(json_object *o, const char *path)
 static bool num_is(json_object *o, const char *path, double scale, long long want,
 		   const char *name, int line)
 {
-	o = at(o, path);
+	o = bench_json_at(o, path);
 	if (!json_object_is_type(o, json_type_int) && !json_object_is_type(o, json_type_double))
 		return tap_check(false, name, line, "%s is %s, not a number", path,
 				 o ? json_object_to_json_string(o) : "missing");
@@ -57,7 +46,7 @@ static bool num_is(json_object *o, const char *path, double scale, long long wan
 
 static bool flag_is(json_object *o, const char *path, bool want, const char *name, int line)
 {
-	o = at(o, path);
+	o = bench_json_at(o, path);
 	if (!json_object_is_type(o, json_type_boolean))
 		return tap_check(false, name, line, "%s is %s, not a boolean", path,
 				 o ? json_object_to_json_string(o) : "missing");
@@ -283,8 +272,9 @@ static void test_icount_compare(void)
 	ASSERT_NUM(b, "latency.ksock.low.p99_ns", 9100, "icount latency p99 in instructions");
 	ASSERT_NUM(b, "cost.none.task_per_open", 14500, "icount: the bare open()'s own CPU");
 	ASSERT_NUM(b, "cost.ksock.task_added", 15500, "icount: ksock's task figure, 30000 - 14500");
-	ASSERT_TRUE(!at(b, "cost.ringbuf.task_added"), "a cost file without task_median: no figure");
-	ASSERT_TRUE(!at(b, "rate.ksock.runs.0"), "icount: no rate runs");
+	ASSERT_TRUE(!bench_json_at(b, "cost.ringbuf.task_added"),
+		    "a cost file without task_median: no figure");
+	ASSERT_TRUE(!bench_json_at(b, "rate.ksock.runs.0"), "icount: no rate runs");
 	json_object_put(b);
 	snprintf(dir, sizeof(dir), "%s", d[0]);
 	ASSERT_TRUE(file_has("bench.txt", "INSTRUCTIONS"), "bench.txt says the unit is instructions");
