@@ -163,6 +163,10 @@ if command -v ccache >/dev/null 2>&1; then
 	cc="ccache gcc"
 	# Paths relative to the build root let a fresh clone reuse the cache.
 	export CCACHE_BASEDIR=$out CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+	# Depend mode: a miss does not run the preprocessor a second time, the
+	# compiler's -MMD list names the headers. net/ipv4 with an empty cache:
+	# 78 s, 58 s in depend mode, 48 s without ccache; hits 6 s either way.
+	export CCACHE_DEPEND=1
 fi
 # The object total of the last build of this config, so progress has a scale.
 # Kept per user, like ccache, so a fresh clone knows it too.
