@@ -126,7 +126,6 @@ double bench_json_num(json_object *o, const char *path)
 	return json_object_get_double(v);
 }
 
-
 static long jlong(json_object *o, const char *path)
 {
 	double d = bench_json_num(o, path);
