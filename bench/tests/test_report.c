@@ -296,6 +296,45 @@ static void test_icount_compare(void)
 	}
 }
 
+/*
+ * The scenario's measured commands: under icount spawned, slept past and
+ * waited for once (no qemu-ga poll lands inside them); on wall time exec'd.
+ */
+static void test_scenario_polls(void)
+{
+	struct bench_params p = {
+		.count = 1000, .repeats = 1, .lat_low_rate = 10, .lat_low_count = 100,
+		.lat_half_count = 100, .cost_count = 2000, .cost_repeats = 7,
+		.methods = 1u << 2 | 1u << 5, .icount = 1,
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	for (p.icount = 1; p.icount >= 0; p.icount--) {
+		f = open_memstream(&text, &len);
+		ASSERT_OK(bench_write_scenario(f, &p, "/run"), "the scenario is written");
+		fclose(f);
+		if (p.icount) {
+			ASSERT_HAS(text, "spawn run-cost-ringbuf sender -- ${BUILD}/bench/guest/"
+				   "bpfwire-bench-guest cost ", "icount: ringbuf's cost is spawned");
+			ASSERT_HAS(text, "--json ${SHARE}/cost-ringbuf.json\nsleep 11\n"
+				   "wait run-cost-ringbuf timeout 440\n",
+				   "icount: then a sleep of 3 + 16000 / 2000 s and one wait");
+			ASSERT_HAS(text, "spawn run-cost-none sender", "icount: so is the bare loop");
+			ASSERT_HAS(text, "spawn run-lat-low-ringbuf sender", "icount: and the latency run");
+			ASSERT_TRUE(!strstr(text, "exec sender -- ${BUILD}/bench/guest/bpfwire-bench-guest cost"),
+				    "icount: no cost run is exec'd");
+		} else {
+			ASSERT_HAS(text, "exec sender -- ${BUILD}/bench/guest/bpfwire-bench-guest "
+				   "cost --path /tmp/b/f --count 2000", "wall time: the cost run is exec'd");
+			ASSERT_TRUE(!strstr(text, "spawn run-"), "wall time: nothing spawned");
+		}
+		free(text);
+		text = NULL;
+	}
+}
+
 int main(void)
 {
 	char err[512] = "", path[256];
@@ -377,5 +416,6 @@ int main(void)
 	if (system(path))
 		return 1;
 	test_icount_compare();
+	test_scenario_polls();
 	return tap_done();
 }
