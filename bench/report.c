@@ -57,6 +57,8 @@ struct path_res {
 	double cost_med;	/* loop: ns per open, other tasks' time included */
 	double cost_call;	/* mean of singly timed opens: the syscall's own */
 	double cost_task;	/* loop: the hooking task's and the agent's own CPU */
+	double cost_failed;	/* sends that failed in the cost run, of cost_events */
+	double cost_events;
 };
 
 struct report {
@@ -365,6 +367,23 @@ static int read_cost(const char *run, const char *name, double *med, double *cal
 	return isnan(*med) || isnan(*call) ? -1 : 0;
 }
 
+/*
+ * The cost run's failed sends (stats-cost-NAME.json): a send that fails
+ * (EAGAIN: the host drained the TX queue late, under host load) is cheaper
+ * than one that goes, so such a figure is not comparable. NAN if absent.
+ */
+static void read_cost_failed(const char *run, const char *name, struct path_res *pr)
+{
+	char id[64];
+	json_object *g;
+
+	snprintf(id, sizeof(id), "stats-cost-%s", name);
+	g = load(run, "sender", id);
+	pr->cost_failed = bench_json_num(g, "senders.0.counters.failed");
+	pr->cost_events = bench_json_num(g, "senders.0.counters.events");
+	json_object_put(g);
+}
+
 static void summarise(struct path_res *pr)
 {
 	double off[MAXREP], dps[MAXREP], sl[MAXREP];
@@ -662,6 +681,12 @@ static void write_txt_cost(FILE *f, const struct report *rp)
 			pr->cost_med, add, rbadd > 0 ? add / rbadd : NAN, pr->cost_task,
 			pr->cost_task - rp->cost_none_task);
 	}
+	for (int m = 0; m < bench_nmethods; m++)
+		if (have(rp, m) && rp->r[m].cost_failed > 0)
+			fprintf(f, "WARNING: %s: %.0f of the cost run's %.0f sends failed (%.2f%%); "
+				"a failed send costs less, so its figure is lower by about that share "
+				"of a send\n", bench_methods[m].name, rp->r[m].cost_failed,
+				rp->r[m].cost_events, 100.0 * rp->r[m].cost_failed / rp->r[m].cost_events);
 }
 
 static void write_txt(FILE *f, const struct report *rp)
@@ -920,6 +945,7 @@ static json_object *cost_json(const struct report *rp, int m, const struct rb_ad
 	json_object_object_add(c, "call_x_ringbuf", jd(rb->call > 0 ? cadd / rb->call : NAN));
 	json_object_object_add(c, "task_per_open", jd(pr->cost_task));
 	json_object_object_add(c, "task_added", jd(pr->cost_task - rp->cost_none_task));
+	json_object_object_add(c, "send_failed", jd(pr->cost_failed));
 	return c;
 }
 
@@ -1178,6 +1204,7 @@ int bench_report(const char *run, FILE *out, char *err, size_t errlen)
 			snprintf(err, errlen, "cost-%s: missing or no median", bench_methods[m].name);
 			goto out;
 		}
+		read_cost_failed(run, bench_methods[m].name, &rp->r[m]);
 	}
 	if (read_cost(run, "none", &rp->cost_none, &rp->cost_none_call, &rp->cost_none_task)) {
 		snprintf(err, errlen, "cost-none: missing or no median");

@@ -241,6 +241,11 @@ static void make_icount(const char *d, double ksock)
 	/* ringbuf's total, the agent's drain included, adds 30000; b32 adds 6000: 0.2x. */
 	put("hosts/sender/cost-ringbuf.json", "{ \"median\": 45000, \"call_mean_ns\": 20000 }");
 	put("hosts/sender/cost-ksock-b32.json", "{ \"median\": 21000, \"call_mean_ns\": 16000 }");
+	/* 7 of ksock's sends failed; ringbuf's all went; b32 has no status file. */
+	put("hosts/sender/stats-cost-ksock.json", "{ \"senders\": [ { \"counters\": "
+	    "{ \"events\": 20, \"sent\": 13, \"failed\": 7 } } ] }");
+	put("hosts/sender/stats-cost-ringbuf.json", "{ \"senders\": [ { \"counters\": "
+	    "{ \"events\": 20, \"sent\": 20, \"failed\": 0 } } ] }");
 }
 
 /* The spread arithmetic, and three --icount runs side by side. */
@@ -275,9 +280,15 @@ static void test_icount_compare(void)
 	ASSERT_TRUE(!bench_json_at(b, "cost.ringbuf.task_added"),
 		    "a cost file without task_median: no figure");
 	ASSERT_TRUE(!bench_json_at(b, "rate.ksock.runs.0"), "icount: no rate runs");
+	ASSERT_NUM(b, "cost.ksock.send_failed", 7, "cost: ksock's failed sends, from its status");
+	ASSERT_NUM(b, "cost.ringbuf.send_failed", 0, "cost: ringbuf's, none failed");
+	ASSERT_TRUE(!bench_json_at(b, "cost.ksock-b32.send_failed"), "no status file: no figure");
 	json_object_put(b);
 	snprintf(dir, sizeof(dir), "%s", d[0]);
 	ASSERT_TRUE(file_has("bench.txt", "INSTRUCTIONS"), "bench.txt says the unit is instructions");
+	ASSERT_TRUE(file_has("bench.txt", "WARNING: ksock: 7 of the cost run's 20 sends failed (35.00%)"),
+		    "bench.txt warns that ksock's cost figure is not comparable");
+	ASSERT_TRUE(!file_has("bench.txt", "WARNING: ringbuf"), "and says nothing of ringbuf's");
 
 	mem = open_memstream(&text, &len);
 	ASSERT_OK(bench_compare(runs, 3, mem, err, sizeof(err)), "compare three icount runs");
