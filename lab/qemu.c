@@ -147,7 +147,11 @@ static void add_machine(struct argv *a, const struct lab_run *r, const struct to
 		argv_add(a, "-accel"); argv_add(a, "kvm");
 	} else {
 		argv_add(a, "-accel"); argv_add(a, "tcg");
-		argv_add(a, "-cpu"); argv_add(a, "max");
+		/*
+		 * Under icount no RDRAND/RDSEED: the host's entropy would seed the
+		 * guest's hash tables and ports differently on every boot.
+		 */
+		argv_add(a, "-cpu"); argv_add(a, h->icount ? "max,-rdrand,-rdseed" : "max");
 		/*
 		 * The guest's clock advances 1 ns per guest instruction, and when
 		 * idle jumps to the next timer: costs become instruction counts,
