@@ -370,7 +370,7 @@ static int read_cost(const char *run, const char *name, double *med, double *cal
 /*
  * The cost run's failed sends (stats-cost-NAME.json): a send that fails
  * (EAGAIN: the host drained the TX queue late, under host load) is cheaper
- * than one that goes, so such a figure is not comparable. NAN if absent.
+ * than one that goes, and lowers the figure with its share. NAN if absent.
  */
 static void read_cost_failed(const char *run, const char *name, struct path_res *pr)
 {
