@@ -287,7 +287,7 @@ static void test_icount_compare(void)
 	snprintf(dir, sizeof(dir), "%s", d[0]);
 	ASSERT_TRUE(file_has("bench.txt", "INSTRUCTIONS"), "bench.txt says the unit is instructions");
 	ASSERT_TRUE(file_has("bench.txt", "WARNING: ksock: 7 of the cost run's 20 sends failed (35.00%)"),
-		    "bench.txt warns that ksock's cost figure is not comparable");
+		    "bench.txt warns of ksock's failed sends, with their share");
 	ASSERT_TRUE(!file_has("bench.txt", "WARNING: ringbuf"), "and says nothing of ringbuf's");
 
 	mem = open_memstream(&text, &len);
