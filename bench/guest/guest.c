@@ -814,15 +814,20 @@ static int cost_rounds(const char *path, struct cost_res *c)
 	if (c->agent && agent_drain(c->agent, &rest))
 		return -1;
 	for (uint64_t r = 0; r < c->repeats; r++) {
-		uint64_t s0, s1, a0 = 0, a1 = 0;
+		uint64_t s0, s1, a0 = 0, a1 = 0, a_end = 0;
 
 		if (proc_cpu_ns(0, &s0) || (c->agent && proc_cpu_ns(c->agent, &a0)))
 			return -1;
 		open_loop(path, c->count, 0, &e, &late, &elapsed);
-		if (proc_cpu_ns(0, &s1))
+		/*
+		 * The agent's clock first: a wake-up pending at the loop's end runs
+		 * it on the way out of this read, and that belongs to the drain.
+		 */
+		if ((c->agent && proc_cpu_ns(c->agent, &a_end)) || proc_cpu_ns(0, &s1))
 			return -1;
-		if (c->agent && (agent_drain(c->agent, &c->drain[r]) || proc_cpu_ns(c->agent, &a1)))
+		if (c->agent && (agent_drain(c->agent, &rest) || proc_cpu_ns(c->agent, &a1)))
 			return -1;
+		c->drain[r] = a1 - a_end;
 		c->task[r] = (double)(s1 - s0 + a1 - a0) / c->count;
 		c->errors += e;
 		c->total += elapsed + c->drain[r];
