@@ -166,7 +166,8 @@ static void rate_run(FILE *f, const struct bench_params *p, int m, int r)
  * The measured command. Under icount a host-timed qemu-ga poll (every 5 to
  * 50 ms of wall time while `exec` waits) lands at a random instruction and
  * moves how the scheduler interleaves the loop and the ringbuf agent: spawn
- * it, sleep past its end, then one wait finds it done. settle_s is a
+ * it, sleep until its JSON (ID.json) is in the share, which the host sees
+ * without asking the guest, then one wait finds it done. settle_s is a
  * generous bound on its wall time; past it, `wait` polls as `exec` would.
  */
 static void measured(FILE *f, const struct bench_params *p, const char *id, int settle_s,
@@ -177,7 +178,7 @@ static void measured(FILE *f, const struct bench_params *p, const char *id, int 
 		return;
 	}
 	fprintf(f, "spawn run-%s sender -- %s\n", id, cmd);
-	fprintf(f, "sleep %d\n", settle_s);
+	fprintf(f, "sleep %d until sender %s.json\n", settle_s, id);
 	fprintf(f, "wait run-%s timeout %d\n", id, timeout_s);
 }
 

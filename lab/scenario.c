@@ -329,6 +329,19 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 		st->op = SCN_SLEEP;
 		if (parse_seconds(c, word(&rest), &st->seconds, "sleep"))
 			return -1;
+		w = word(&rest);
+		if (w && strcmp(w, "until") == 0) {
+			if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+				return -1;
+			w = word(&rest);
+			if (!w)
+				return fail(c, "sleep until needs a file in the host's results share");
+			if (w[0] == '/' || strstr(w, ".."))
+				return fail(c, "'%s' must be relative to the host's results share", w);
+			st->text = strdup(w);
+		} else if (w) {
+			return fail(c, "unexpected '%s' at end of line", w);
+		}
 	} else if (strcmp(kw, "report") == 0 || strcmp(kw, "stats") == 0) {
 		st->op = kw[0] == 'r' ? SCN_REPORT : SCN_STATS;
 		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "id") ||

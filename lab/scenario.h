@@ -20,7 +20,7 @@ enum scn_op {
 	SCN_LINK,	/* link HOST IFACE up|down [bridge] */
 	SCN_NETEM,	/* netem HOST IFACE ARGS... */
 	SCN_TAPSTATS,	/* tapstats HOST IFACE FILE: the tap's counters */
-	SCN_SLEEP,	/* sleep S */
+	SCN_SLEEP,	/* sleep S [until HOST FILE] */
 	SCN_REPORT,	/* report ID HOST FILE: a bpfwire-recv JSON summary */
 	SCN_STATS,	/* stats ID HOST FILE: a bpfwire-agent status JSON */
 	SCN_CHECK,	/* check A OP B: operands are ID.json.path or integers */

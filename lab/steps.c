@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lab-config.h"
 #include "steps.h"
@@ -324,12 +325,30 @@ static int step_tapstats(struct runner *rn, const struct scn_step *st, const cha
 	return 0;
 }
 
-static int step_sleep(const struct scn_step *st, char *why, size_t whylen)
+/*
+ * sleep S until HOST FILE ends early once FILE is in HOST's share. Only
+ * lstat()ed, never opened: all a guest can do with it is end the sleep,
+ * and the step after it (a wait) still judges. Remote shares are not
+ * watched.
+ */
+static int step_sleep(struct runner *rn, const struct scn_step *st, const char *text,
+		      char *why, size_t whylen)
 {
-	double end = now_s() + st->seconds;
+	double t0 = now_s(), end = t0 + st->seconds;
+	char path[PATH_MAX];
+	struct stat sb;
 
-	while (now_s() < end && !lab_interrupted)
+	if (text && (lab_remote(rn->lab, st->host) ||
+		     share_path(rn, st, text, path, sizeof(path), why, whylen)))
+		text = NULL;
+	while (now_s() < end && !lab_interrupted) {
+		if (text && lstat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+			printf("[%6.1fs]   %s has %s after %.1f s: the sleep ends\n",
+			       now_s() - rn->t0, st->host, text, now_s() - t0);
+			break;
+		}
 		sleep_ms(50);
+	}
 	if (!lab_interrupted)
 		return 0;
 	snprintf(why, whylen, "interrupted");
@@ -400,7 +419,7 @@ int run_step(struct runner *rn, int idx, json_object *js, char *why, size_t whyl
 		ret = step_tapstats(rn, st, text, why, whylen);
 		break;
 	case SCN_SLEEP:
-		ret = step_sleep(st, why, whylen);
+		ret = step_sleep(rn, st, text, why, whylen);
 		break;
 	case SCN_CHECK:
 		ret = eval_check(rn, st, js, why, whylen);
@@ -424,7 +443,10 @@ void step_what(const struct scn_step *st, char *out, size_t len)
 				  st->bridge ? " (bridge port)" : ""); break;
 	case SCN_NETEM:  snprintf(out, len, "%s %s %s", st->host, st->iface, st->text); break;
 	case SCN_TAPSTATS: snprintf(out, len, "%s %s > %s", st->host, st->iface, st->text); break;
-	case SCN_SLEEP:  snprintf(out, len, "%.1f s", st->seconds); break;
+	case SCN_SLEEP:
+		snprintf(out, len, "%.1f s%s%s%s%s", st->seconds, st->text ? " until " : "",
+			 st->text ? st->host : "", st->text ? " has " : "", st->text ? st->text : "");
+		break;
 	case SCN_REPORT:
 	case SCN_STATS:  snprintf(out, len, "%s from %s:%s", st->id, st->host, st->text); break;
 	case SCN_CHECK:  snprintf(out, len, "%s", st->text); break;

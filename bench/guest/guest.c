@@ -162,18 +162,18 @@ static int out_write(struct out *out)
 {
 	const char *s = json_object_to_json_string_ext(out->o,
 		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	FILE *f = fopen(out->json_path, "w");
-	int bad;
+	char *text;
+	int err;
 
-	if (!f) {
-		pr_warn("cannot write %s: %s", out->json_path, errno_text(errno));
+	if (asprintf(&text, "%s\n", s) < 0) {
+		pr_warn("cannot write %s: out of memory", out->json_path);
 		return -1;
 	}
-	fputs(s, f);
-	fputc('\n', f);
-	bad = ferror(f);
-	if (fclose(f) || bad) {
-		pr_warn("cannot write %s: %s", out->json_path, errno_text(errno));
+	/* Whole or not at all: the host ends a `sleep ... until` on its name. */
+	err = write_file_atomic(out->json_path, text);
+	free(text);
+	if (err) {
+		pr_warn("cannot write %s: %s", out->json_path, errno_text(-err));
 		return -1;
 	}
 	return 0;

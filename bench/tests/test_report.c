@@ -329,9 +329,14 @@ static void test_scenario_polls(void)
 		if (p.icount) {
 			ASSERT_HAS(text, "spawn run-cost-ringbuf sender -- ${BUILD}/bench/guest/"
 				   "bpfwire-bench-guest cost ", "icount: ringbuf's cost is spawned");
-			ASSERT_HAS(text, "--json ${SHARE}/cost-ringbuf.json\nsleep 11\n"
+			ASSERT_HAS(text, "--json ${SHARE}/cost-ringbuf.json\n"
+				   "sleep 11 until sender cost-ringbuf.json\n"
 				   "wait run-cost-ringbuf timeout 440\n",
-				   "icount: then a sleep of 3 + 16000 / 2000 s and one wait");
+				   "icount: then a sleep of at most 3 + 16000 / 2000 s, until its "
+				   "JSON is there, and one wait");
+			ASSERT_HAS(text, "--json ${SHARE}/lat-low-ringbuf.json\n"
+				   "sleep 9 until sender lat-low-ringbuf.json\n",
+				   "icount: the latency run's sleep ends on its own JSON");
 			ASSERT_HAS(text, "spawn run-cost-none sender", "icount: so is the bare loop");
 			ASSERT_HAS(text, "spawn run-lat-low-ringbuf sender", "icount: and the latency run");
 			ASSERT_TRUE(!strstr(text, "exec sender -- ${BUILD}/bench/guest/bpfwire-bench-guest cost"),

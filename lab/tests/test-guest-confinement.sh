@@ -7,7 +7,8 @@
 #    then writes `tapstats` to the links' names;
 #  - reads /etc/shadow and /root, and looks under its root's own mounts
 #    (a bind of /) for the host's /proc, /root, /home and /etc/shadow;
-#  - writes a JSON file that the host folds in with `stats` (reads still work).
+#  - writes a JSON file that the host folds in with `stats` (reads still work),
+#    and one whose name ends a host `sleep 100 until lone late.json`.
 # On the host afterwards: no setuid file, device node or symlink in the
 # results tree, the host file and dir are untouched, and the guest saw none
 # of the secrets. Needs root and a kernel; TAP skip otherwise.
@@ -30,6 +31,9 @@ exec lone -- cd \${SHARE} || exit 1; echo x > suid; chmod 4755 suid; mknod chr c
 exec lone -- cat /etc/shadow 2>/dev/null | wc -c > \${SHARE}/shadow.bytes; ls -A /root 2>/dev/null | wc -l > \${SHARE}/root.entries
 exec lone -- mkdir -p /tmp/r && mount --bind / /tmp/r && for d in proc root home; do ls -A /tmp/r/\$d 2>/dev/null | wc -l; done > \${SHARE}/under-root.txt; cat /tmp/r/etc/shadow 2>/dev/null | wc -c >> \${SHARE}/under-root.txt
 exec lone -- echo '{"n": 7}' > \${SHARE}/s.json
+spawn late lone -- sleep 2; echo '{}' > \${SHARE}/late.tmp; mv \${SHARE}/late.tmp \${SHARE}/late.json
+sleep 100 until lone late.json
+wait late
 stats s lone s.json
 check s.n == 7
 tapstats lone eth0 ts.json
@@ -50,9 +54,12 @@ left=$(find "$run" -type l | tr '\n' ' ')
 [ ! -e "$tmp/targetdir/ts.json" ]; t $? "tapstats under a guest link to a dir did not write through it"
 grep -q '"ifname"' "$share/ts.json" 2>/dev/null; t $? "tapstats wrote its own file in the share"
 # the run's verdict is FAIL, for the right reason only
-grep -q '^  FAIL line 11 .*tapstats' "$run/summary.txt" 2>/dev/null
+grep -q '^  FAIL line 14 .*tapstats' "$run/summary.txt" 2>/dev/null
 t $? "tapstats under a guest link to a dir is refused (the scenario's only failed step)"
-grep -q '^  ok.*line 8 .*stats' "$run/summary.txt" 2>/dev/null; t $? "the host read the guest's JSON (stats)"
+grep -q '^  ok.*line 11 .*stats' "$run/summary.txt" 2>/dev/null; t $? "the host read the guest's JSON (stats)"
+# a name the guest writes in its share ends a host `sleep ... until` early
+grep -q 'lone has late.json after [0-9.]* s: the sleep ends' "$tmp/run.log"
+t $? "sleep 100 until lone late.json ended when the guest wrote it"
 
 # (b) the host's secrets are not in the guest's root
 if [ -s /etc/shadow ]; then

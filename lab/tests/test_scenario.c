@@ -36,6 +36,9 @@ static const struct bad bads[] = {
 	{ "summary x\ntopology pair\nlink sender eth0 sideways\n", "t:3: link needs 'up' or 'down'" },
 	{ "summary x\ntopology pair\nsleep soon\n", "t:3: sleep 'soon' is not a number of seconds" },
 	{ "summary x\ntopology pair\nsleep 1 2\n", "t:3: unexpected '2' at end of line" },
+	{ "summary x\ntopology pair\nsleep 1 until sender\n", "t:3: sleep until needs a file" },
+	{ "summary x\ntopology pair\nsleep 1 until sender /tmp/x\n", "t:3: '/tmp/x' must be relative" },
+	{ "summary x\ntopology pair\nsleep 1 until sender a b\n", "t:3: unexpected 'b' at end of line" },
 	{ "summary x\ntopology pair\nreport r receiver /etc/passwd\n", "t:3: '/etc/passwd' must be relative" },
 	{ "summary x\ntopology pair\nnetem sender eth0\n", "t:3: netem needs arguments" },
 	{ "summary x\ntopology pair\ntapstats sender eth0\n", "t:3: tapstats needs one file" },
@@ -177,6 +180,13 @@ int main(int argc, char **argv)
 	ok(r == 0 && s->steps[0].op == SCN_TAPSTATS && !strcmp(s->steps[0].host, "receiver") &&
 	   !strcmp(s->steps[0].iface, "eth0") && !strcmp(s->steps[0].text, "tap-1.json"),
 	   "good file: %s", "tapstats receiver eth0 tap-1.json");
+	scenario_free(s);
+
+	r = scenario_parse("until", "summary s\ntopology pair\nsleep 40 until sender c-${HOST}.json\n"
+			   "check 1 == 1\n", s, err, sizeof(err));
+	ok(r == 0 && s->steps[0].op == SCN_SLEEP && s->steps[0].seconds == 40 &&
+	   !strcmp(s->steps[0].host, "sender") && !strcmp(s->steps[0].text, "c-${HOST}.json"),
+	   "good file: %s", "sleep 40 until sender c-${HOST}.json");
 	scenario_free(s);
 
 	r = scenario_parse("vars", "summary s\ntopology pair\ntimeout 5\n"
