@@ -97,9 +97,16 @@ static void sender_install(FILE *f, const struct bench_params *p, int m, const c
 	if (!strcmp(bm->name, "ksock-sndbuf"))
 		snprintf(extra, sizeof(extra), " %ld", p->sndbuf);
 	if (bm->kind == BENCH_BPF_AGENT) {
-		fprintf(f, "spawn agent-%s sender -- exec " AGENT " %s --dst " DST ":%d "
+		/*
+		 * Under icount the agent runs SCHED_FIFO, so that it forwards each
+		 * event as it is woken, as an agent with a CPU of its own would at
+		 * these rates. On the one vCPU, under the default policy, how many
+		 * events it took per wake-up depended on the scheduler's state and
+		 * moved its cost per event by 5% from one boot to the next.
+		 */
+		fprintf(f, "spawn agent-%s sender -- exec %s" AGENT " %s --dst " DST ":%d "
 			"--events open --path-prefix " WATCH " --sender-id %d > /tmp/agent-%s.out\n",
-			id, bm->agent_args, port, port, id);
+			id, p->icount ? "chrt --fifo 1 " : "", bm->agent_args, port, port, id);
 		/* The agent prints "forwarding" once its programs are attached. */
 		fprintf(f, "exec sender -- for i in $(seq 600); do grep -q forwarding "
 			"/tmp/agent-%s.out && exit 0; sleep 0.1; done; exit 1\n", id);

@@ -337,6 +337,9 @@ static void test_scenario_polls(void)
 			ASSERT_HAS(text, "--json ${SHARE}/lat-low-ringbuf.json\n"
 				   "sleep 9 until sender lat-low-ringbuf.json\n",
 				   "icount: the latency run's sleep ends on its own JSON");
+			ASSERT_HAS(text, "spawn agent-cost-ringbuf sender -- exec chrt --fifo 1 "
+				   "${BUILD}/bpf/bpfwire-agent --via ringbuf",
+				   "icount: the ringbuf agent runs SCHED_FIFO");
 			ASSERT_HAS(text, "spawn run-cost-none sender", "icount: so is the bare loop");
 			ASSERT_HAS(text, "spawn run-lat-low-ringbuf sender", "icount: and the latency run");
 			ASSERT_TRUE(!strstr(text, "exec sender -- ${BUILD}/bench/guest/bpfwire-bench-guest cost"),
@@ -345,6 +348,7 @@ static void test_scenario_polls(void)
 			ASSERT_HAS(text, "exec sender -- ${BUILD}/bench/guest/bpfwire-bench-guest "
 				   "cost --path /tmp/b/f --count 2000", "wall time: the cost run is exec'd");
 			ASSERT_TRUE(!strstr(text, "spawn run-"), "wall time: nothing spawned");
+			ASSERT_TRUE(!strstr(text, "chrt"), "wall time: the agent keeps the default policy");
 		}
 		free(text);
 		text = NULL;
