@@ -18,7 +18,7 @@ root=$(mktemp -d /tmp/bpfwire-guest-root.XXXXXX)
 trap 'rm -f "$log"; rmdir "$root"' EXIT
 status=1
 timeout 1100 "$lab" confine "$root" --keep "$(realpath "$here/../..")" --keep "$(dirname "$(dirname "$agent")")" -- \
-	qemu-system-x86_64 -accel tcg -cpu max -m 512 -smp 2 -nographic -no-reboot \
+	qemu-system-x86_64 -accel tcg -machine q35 -cpu max -m 512 -smp 2 -nographic -no-reboot \
 	-kernel "$bz" \
 	-append "console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L ro init=$here/guest_senders.sh panic=-1 tsc=reliable BW_AGENT=$agent BW_RECV=$recv BW_TAGCHECK=$tagcheck ignore_loglevel" \
 	-fsdev local,id=r,path=$root,readonly=on,security_model=none,multidevs=remap \
