@@ -102,7 +102,8 @@ static void sender_install(FILE *f, const struct bench_params *p, int m, const c
 		 * event as it is woken, as an agent with a CPU of its own would at
 		 * these rates. On the one vCPU, under the default policy, how many
 		 * events it took per wake-up depended on the scheduler's state and
-		 * moved its cost per event by 5% from one boot to the next.
+		 * moved its cost per event by up to 6.7% from one boot to the
+		 * next.
 		 */
 		fprintf(f, "spawn agent-%s sender -- exec %s" AGENT " %s --dst " DST ":%d "
 			"--events open --path-prefix " WATCH " --sender-id %d > /tmp/agent-%s.out\n",

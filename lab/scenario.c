@@ -80,6 +80,17 @@ static int copy_name(struct pctx *c, char *dst, size_t len, const char *src,
 	return 0;
 }
 
+/* FILE of tapstats, report, stats and sleep until: a name inside the host's results share. */
+static int share_file(struct pctx *c, struct scn_step *st, const char *w, const char *kw)
+{
+	if (!w)
+		return fail(c, "%s needs a file in the host's results share", kw);
+	if (w[0] == '/' || strstr(w, ".."))
+		return fail(c, "'%s' must be relative to the host's results share", w);
+	st->text = strdup(w);
+	return 0;
+}
+
 static int parse_seconds(struct pctx *c, const char *s, double *out, const char *what)
 {
 	char *end;
@@ -322,23 +333,17 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 		w = word(&rest);
 		if (!w || word(&rest))
 			return fail(c, "tapstats needs one file in the host's results share");
-		if (w[0] == '/' || strstr(w, ".."))
-			return fail(c, "'%s' must be relative to the host's results share", w);
-		st->text = strdup(w);
+		if (share_file(c, st, w, "tapstats"))
+			return -1;
 	} else if (strcmp(kw, "sleep") == 0) {
 		st->op = SCN_SLEEP;
 		if (parse_seconds(c, word(&rest), &st->seconds, "sleep"))
 			return -1;
 		w = word(&rest);
 		if (w && strcmp(w, "until") == 0) {
-			if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+			if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
+			    share_file(c, st, word(&rest), "sleep until"))
 				return -1;
-			w = word(&rest);
-			if (!w)
-				return fail(c, "sleep until needs a file in the host's results share");
-			if (w[0] == '/' || strstr(w, ".."))
-				return fail(c, "'%s' must be relative to the host's results share", w);
-			st->text = strdup(w);
 		} else if (w) {
 			return fail(c, "unexpected '%s' at end of line", w);
 		}
@@ -349,12 +354,8 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 			return -1;
 		if (id_taken(s, st->op, st->id))
 			return fail(c, "id '%s' is already used", st->id);
-		w = word(&rest);
-		if (!w)
-			return fail(c, "%s needs a file in the host's results share", kw);
-		if (w[0] == '/' || strstr(w, ".."))
-			return fail(c, "'%s' must be relative to the host's results share", w);
-		st->text = strdup(w);
+		if (share_file(c, st, word(&rest), kw))
+			return -1;
 	} else if (strcmp(kw, "check") == 0) {
 		st->op = SCN_CHECK;
 		if (parse_check(c, s, st, rest))

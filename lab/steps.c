@@ -444,8 +444,10 @@ void step_what(const struct scn_step *st, char *out, size_t len)
 	case SCN_NETEM:  snprintf(out, len, "%s %s %s", st->host, st->iface, st->text); break;
 	case SCN_TAPSTATS: snprintf(out, len, "%s %s > %s", st->host, st->iface, st->text); break;
 	case SCN_SLEEP:
-		snprintf(out, len, "%.1f s%s%s%s%s", st->seconds, st->text ? " until " : "",
-			 st->text ? st->host : "", st->text ? " has " : "", st->text ? st->text : "");
+		if (st->text)
+			snprintf(out, len, "%.1f s until %s has %s", st->seconds, st->host, st->text);
+		else
+			snprintf(out, len, "%.1f s", st->seconds);
 		break;
 	case SCN_REPORT:
 	case SCN_STATS:  snprintf(out, len, "%s from %s:%s", st->id, st->host, st->text); break;
