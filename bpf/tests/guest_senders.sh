@@ -120,6 +120,15 @@ fi
 
 # 3. ksock IPv4 and 4. ksock link-local IPv6 with --bind (upstream: scope
 # from --dst only, no bind), side by side with netpoll.
+# The neighbours first (np4 above has its agent resolve IPv4 itself). A
+# datagram sent while ARP or ND is pending waits in the neighbour's queue,
+# and the reply's handler sends that queue with the lock dropped between
+# datagrams: an open() on the other vCPU then goes out ahead of it, and
+# the receiver counts a reorder (ks6 in ci5 and ci13: "max_reorder: 1 > 0").
+busybox ping -c 1 -W 5 192.0.2.2 >/dev/null
+check "ks: the receiver's IPv4 address answers a ping" $? 0
+busybox ping -6 -c 1 -W 5 -I eth0 "$LL_RX" >/dev/null
+check "ks: the receiver's link-local address answers a ping" $? 0
 recv 7002 ks4 --expect-count 10 --timeout 60
 "$A" --via ksock --dst 192.0.2.2:7002 --events open --path-prefix /tmp/bw/ --sender-id 23 > /tmp/ks4.install
 check "ks4: install" $? 0
