@@ -29,10 +29,9 @@ waitfile() { for _ in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done; r
 jget() { # FILE KEY: first integer value of "KEY"
 	sed -n "s/.*\"$2\": *\([0-9][0-9]*\).*/\1/p" "$1" | head -1
 }
-jpath() { # FILE a.0.c: one value out of a JSON file (a number indexes a list)
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
-for k in sys.argv[2].split('.'): d=d[int(k)] if isinstance(d, list) else d[k]
-print(d)" "$1" "$2" 2>/dev/null
+jpath() { # FILE a.0.c: one value out of a JSON file (a number indexes a list); null if none
+	# jq, not python3: a python3 start costs about 3 s under TCG, 33 calls.
+	jq -r "$(printf '.%s' "$2" | sed -E 's/\.([0-9]+)/[\1]/g')" "$1" 2>/dev/null
 }
 
 ip link set lo up
@@ -137,7 +136,7 @@ opens 1 10
 reconcile ks4 ksock 10
 check "ks4: no key: wire_version 1, no key id, no epoch" \
 	"$(jpath /tmp/ks4.status senders.0.wire_version) $(jpath /tmp/ks4.status senders.0.key_id) $(jpath /tmp/ks4.status senders.0.epoch)" \
-	"1 None None"
+	"1 null null"
 "$A" unload ksock >/dev/null
 recv 7003 ks6 --expect-count 7 --timeout 60
 if [ "$API" = seed ]; then
@@ -204,7 +203,7 @@ bpftool map update name sign_key key hex 00 00 00 00 value hex $(printf '00 %.0s
 "$A" --via ksock --dst 192.0.2.2:7006 --events open --sender-id 26 --key-file /tmp/sig.key >/dev/null
 "$A" status --json ksock > /tmp/ksig2.status
 e1=$(jpath /tmp/ksig.status senders.0.epoch); e2=$(jpath /tmp/ksig2.status senders.0.epoch)
-[ -n "$e2" ] && [ "$e1" != "$e2" ]; check "ksig: a reinstall draws a new epoch ($e1, $e2)" $? 0
+[ "${e2#0x}" != "$e2" ] && [ "$e1" != "$e2" ]; check "ksig: a reinstall draws a new epoch ($e1, $e2)" $? 0
 check "ksig: default key id 1" "$(jpath /tmp/ksig2.status senders.0.key_id)" 1
 "$A" unload >/dev/null
 chmod 644 /tmp/sig.key
