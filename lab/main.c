@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* bpfwire-lab: the command line over lab/run.h. See lab/README.md. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "lab-config.h"
+#include "cli.h"
 #include "errnames.h"
 #include "kseries.h"
 #include "log.h"
@@ -17,12 +22,16 @@
 #include "util.h"
 
 static const char *opt_run;
+/* --dry-run: parse and resolve everything, say what would happen, exit 0. */
+static bool opt_dry_run;
+/* "bpfwire-lab COMMAND", the prefix of a usage error. */
+static char prog[64] = "bpfwire-lab";
 
 static const char usage_main[] =
 "usage: bpfwire-lab [-v] COMMAND [ARGS]   (COMMAND --help for details)\n"
 "\n"
 "  up TOPOLOGY            boot a topology; returns when every guest is ready\n"
-"  check TOPOLOGY         parse a topology, print errors as file:line (exit 2)\n"
+"  check TOPOLOGY|SCENARIO...   parse without booting; errors as file:line (exit 2)\n"
 "  exec HOST -- CMD...    run CMD in HOST via qemu-ga; its stdout, stderr, status\n"
 "  spawn HOST -- CMD...   start CMD in the background; prints its guest pid\n"
 "  wait HOST PID          wait for a spawned command; its output and status\n"
@@ -38,16 +47,67 @@ static const char usage_main[] =
 "  scenarios              list the shipped scenarios\n"
 "  confine DIR -- CMD     run CMD with the guests' read-only root view in DIR\n"
 "\n"
-"Commands after `up` find their run with --run ID, $BPFWIRE_RUN, or as the\n"
-"only run in " LAB_STATE_ROOT ".\n";
+"Options may come before or after a command's arguments (`--` ends them).\n"
+"Every command takes --help, -v, --dry-run (check the arguments, say what\n"
+"would be done, change nothing) and --run ID. Commands after `up` find\n"
+"their run with --run ID, $BPFWIRE_RUN, or as the only run in\n"
+LAB_STATE_ROOT ".\n"
+"  --version              bpfwire-lab's version\n";
 
-static int usage_err(const char *u)
+/* A wrong number of arguments: what was expected, what came. */
+static int bad_args(int argc, char **argv, const char *want)
 {
-	fputs(u, stderr);
+	fprintf(stderr, "%s: expects %s; got %d argument%s", prog, want, argc, argc == 1 ? "" : "s");
+	for (int i = 0; i < argc && i < 4; i++)
+		fprintf(stderr, "%s'%s'", i ? " " : ": ", argv[i]);
+	fprintf(stderr, "%s\n(%s --help for details)\n", argc > 4 ? " ..." : "", prog);
 	return LAB_EUSAGE;
 }
 
-/* Shared options: --run ID, --help. Returns optind, or -1 (help) / -2 (bad). */
+/* Every topology under SOURCE/topology, for the usage of up and check. */
+static void print_topologies(FILE *f)
+{
+	char dir[PATH_MAX], names[4096] = "";
+	struct dirent **de;
+	int n;
+
+	snprintf(dir, sizeof(dir), "%s/topology", BPFWIRE_SOURCE_ROOT);
+	n = scandir(dir, &de, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(de[i]->d_name);
+
+		if (l > 5 && !strcmp(de[i]->d_name + l - 5, ".topo") &&
+		    strlen(names) + l < sizeof(names) - 8)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), " %.*s", (int)(l - 5),
+				 de[i]->d_name);
+		free(de[i]);
+	}
+	if (n >= 0)
+		free(de);
+	fprintf(f, "Topologies in %s:%s\n", dir, names[0] ? names : " (none)");
+}
+
+static void print_usage(FILE *f, const char *usage)
+{
+	fputs(usage, f);
+	if (strstr(usage, "TOPOLOGY"))
+		print_topologies(f);
+}
+
+/* The long name of the option with value c, for a bad value's message. */
+static const char *opt_name(const struct option *opts, int c)
+{
+	for (int i = 0; opts[i].name; i++)
+		if (opts[i].val == c)
+			return opts[i].name;
+	return "?";
+}
+
+/*
+ * Shared options: --run ID, --help, -v, --dry-run, --version. Options may
+ * stand anywhere among the arguments (getopt permutes; "--" ends them).
+ * Returns optind, or -1 (help, version) / -2 (bad usage, said).
+ */
 static int parse_common(int argc, char **argv, const char *usage, const char *extra_short,
 			const struct option *extra, int (*cb)(int, const char *, void *), void *ctx)
 {
@@ -55,29 +115,46 @@ static int parse_common(int argc, char **argv, const char *usage, const char *ex
 		{ "run", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "version", no_argument, NULL, 'V' },
 	};
 	char shortopts[64];
-	int n = 3, c;
+	int n = 5, c;
 
 	for (int i = 0; extra && extra[i].name && n < 23; i++)
 		opts[n++] = extra[i];
-	snprintf(shortopts, sizeof(shortopts), "+r:hv%s", extra_short ? extra_short : "");
+	snprintf(shortopts, sizeof(shortopts), "r:hv%s", extra_short ? extra_short : "");
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			opt_run = optarg;
 			break;
 		case 'h':
-			fputs(usage, stdout);
+			print_usage(stdout, usage);
+			return -1;
+		case 'V':
+			cli_version("bpfwire-lab");
 			return -1;
 		case 'v':
 			log_level = LOG_DEBUG;
 			break;
+		case 'n':
+			opt_dry_run = true;
+			break;
+		case '?':
+		case ':':
+			cli_bad_option(prog, argv, shortopts, opts);
+			return -2;
 		default:
 			if (cb && !cb(c, optarg, ctx))
 				break;
-			fputs(usage, stderr);
+			if (optarg)
+				fprintf(stderr, "%s: --%s: '%s' is not accepted\n", prog, opt_name(opts, c), optarg);
+			else
+				fprintf(stderr, "%s: --%s is not accepted here\n", prog, opt_name(opts, c));
+			print_usage(stderr, usage);
 			return -2;
 		}
 	}
@@ -93,6 +170,20 @@ static int parse_common(int argc, char **argv, const char *usage, const char *ex
 	argc -= i_;							\
 	argv += i_;							\
 } while (0)
+
+/* --dry-run's one line, after the arguments checked out: exit 0. */
+static int dry_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int dry_run(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: dry run: would ", prog);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	return 0;
+}
 
 /* "pair" -> SOURCE/topology/pair.topo when there is no such file here. */
 static const char *resolve_topology(const char *arg, char *buf, size_t len)
@@ -125,7 +216,7 @@ static int cmd_check(int argc, char **argv)
 
 	COMMON(argc, argv, usage_check, NULL, NULL, NULL, NULL);
 	if (argc != 1)
-		return usage_err(usage_check);
+		return bad_args(argc, argv, "one TOPOLOGY");
 	t = malloc(sizeof(*t));
 	if (!t)
 		return LAB_FAIL;
@@ -141,7 +232,7 @@ static int cmd_check(int argc, char **argv)
 
 static const char usage_up[] =
 "usage: bpfwire-lab up [OPTIONS] TOPOLOGY\n"
-"Boot TOPOLOGY (a file, or pair|trio|routed|lone) in netns bpfwire-ID and\n"
+"Boot TOPOLOGY (a file, or a name listed below) in netns bpfwire-ID and\n"
 "return once every guest is ready; the guests keep running until `down`.\n"
 "  --run ID          run id (default TOPOLOGY-XXXX)\n"
 "  --results DIR     results dir RUN (default ./results/ID)\n"
@@ -228,7 +319,7 @@ static int do_up(int argc, char **argv, bool bench)
 
 	COMMON(argc, argv, usage, "q", up_opts, up_opt, &u);
 	if (argc != 1)
-		return usage_err(usage);
+		return bad_args(argc, argv, "one TOPOLOGY");
 	u.o.run_id = opt_run;
 	t = malloc(sizeof(*t));
 	if (!t)
@@ -237,7 +328,10 @@ static int do_up(int argc, char **argv, bool bench)
 	for (int i = 0; i < u.nicount && !ret; i++)
 		if (topo_set_icount(t, u.icount[i]))
 			ret = LAB_EUSAGE;
-	if (ret) {
+	if (ret || opt_dry_run) {
+		if (!ret)
+			dry_run("boot %s (%d segment%s, %d host%s), accel %s", t->path, t->nsegments,
+				t->nsegments == 1 ? "" : "s", t->nhosts, t->nhosts == 1 ? "" : "s", u.o.accel);
 		free(t);
 		return ret;
 	}
@@ -322,7 +416,7 @@ static int cmd_exec(int argc, char **argv, bool spawn_only)
 
 	COMMON(argc, argv, usage, "t:", timeout_opts, timeout_opt, &timeout_ms);
 	if (argc < 2)
-		return usage_err(usage);
+		return bad_args(argc, argv, "HOST -- CMD [ARGS...]");
 	host = argv[0];
 	argc--;
 	argv++;
@@ -331,7 +425,9 @@ static int cmd_exec(int argc, char **argv, bool spawn_only)
 		argv++;
 	}
 	if (argc < 1)
-		return usage_err(usage);
+		return bad_args(0, argv, "a CMD after HOST --");
+	if (opt_dry_run)
+		return dry_run("%s %s in guest %s", spawn_only ? "start" : "run", argv[0], host);
 	lab_install_signals();
 	ret = lab_open(opt_run, &r);
 	if (ret)
@@ -362,10 +458,12 @@ static int cmd_wait(int argc, char **argv)
 
 	COMMON(argc, argv, usage_wait, "t:", timeout_opts, timeout_opt, &timeout_ms);
 	if (argc != 2)
-		return usage_err(usage_wait);
+		return bad_args(argc, argv, "HOST PID");
 	pid = strtol(argv[1], &end, 10);
 	if (*end || pid <= 0)
-		return usage_err(usage_wait);
+		return bad_args(argc, argv, "HOST PID, PID a number above 0");
+	if (opt_dry_run)
+		return dry_run("wait for pid %ld in guest %s", pid, argv[0]);
 	lab_install_signals();
 	ret = lab_open(opt_run, &r);
 	if (ret)
@@ -403,7 +501,9 @@ static int cmd_link(int argc, char **argv)
 
 	COMMON(argc, argv, usage_link, "", o, bridge_opt, &bridge);
 	if (argc != 3 || (strcmp(argv[2], "up") && strcmp(argv[2], "down")))
-		return usage_err(usage_link);
+		return bad_args(argc, argv, "HOST IFACE up|down");
+	if (opt_dry_run)
+		return dry_run("set %s's %s %s (%s)", argv[0], argv[1], argv[2], bridge ? "bridge port" : "carrier");
 	ret = lab_open(opt_run, &r);
 	if (ret)
 		return ret;
@@ -429,7 +529,9 @@ static int cmd_netem(int argc, char **argv)
 
 	COMMON(argc, argv, usage_netem, "", o, bridge_opt, &tap);
 	if (argc < 3)
-		return usage_err(usage_netem);
+		return bad_args(argc, argv, "HOST IFACE NETEM-ARGS...|off");
+	if (opt_dry_run)
+		return dry_run("set netem on %s's %s%s: %s...", argv[0], argv[1], tap ? " (its tap)" : "", argv[2]);
 	ret = lab_open(opt_run, &r);
 	if (ret)
 		return ret;
@@ -452,7 +554,9 @@ static int cmd_capture(int argc, char **argv)
 
 	COMMON(argc, argv, usage_capture, NULL, NULL, NULL, NULL);
 	if (argc > 1)
-		return usage_err(usage_capture);
+		return bad_args(argc, argv, "at most one SEGMENT");
+	if (opt_dry_run)
+		return dry_run(argc ? "start capturing segment %s" : "list the captures%s", argc ? argv[0] : "");
 	ret = lab_open(opt_run, &r);
 	if (ret)
 		return ret;
@@ -496,7 +600,9 @@ static int cmd_shell(int argc, char **argv)
 
 	COMMON(argc, argv, usage_shell, NULL, NULL, NULL, NULL);
 	if (argc != 1)
-		return usage_err(usage_shell);
+		return bad_args(argc, argv, "one HOST");
+	if (opt_dry_run)
+		return dry_run("open a shell on %s's ttyS1", argv[0]);
 	ret = lab_open(opt_run, &r);
 	if (ret)
 		return ret;
@@ -513,7 +619,9 @@ static int cmd_status(int argc, char **argv)
 
 	COMMON(argc, argv, usage_status, NULL, NULL, NULL, NULL);
 	if (argc)
-		return usage_err(usage_status);
+		return bad_args(argc, argv, "no argument");
+	if (opt_dry_run)
+		return dry_run("print the run's state");
 	ret = lab_open(opt_run, &r);
 	if (ret)
 		return ret;
@@ -536,7 +644,9 @@ static int cmd_down(int argc, char **argv)
 
 	COMMON(argc, argv, usage_down, "", o, all_opt, &all);
 	if (argc)
-		return usage_err(usage_down);
+		return bad_args(argc, argv, "no argument");
+	if (opt_dry_run)
+		return dry_run("tear down %s", all ? "every run and orphan bpfwire-* netns" : "the run");
 	/* teardown runs to its end: a second Ctrl-C must not cut it short */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
@@ -556,7 +666,7 @@ static int cmd_list(int argc, char **argv)
 
 	COMMON(argc, argv, usage_list, NULL, NULL, NULL, NULL);
 	if (argc)
-		return usage_err(usage_list);
+		return bad_args(argc, argv, "no argument");
 	printf("scenarios (bpfwire-lab run NAME):\n");
 	ret = runner_list(stdout);
 	printf("runs:\n");
@@ -615,8 +725,13 @@ static int cmd_run(int argc, char **argv)
 	struct runner_opts ro = { .accel = "auto" };
 
 	COMMON(argc, argv, usage_run, "", o, run_opt, &ro);
-	if (argc != 1 || (ro.kernel && ro.kernel_series))
-		return usage_err(usage_run);
+	if (argc != 1)
+		return bad_args(argc, argv, "one SCENARIO");
+	if (ro.kernel && ro.kernel_series) {
+		fprintf(stderr, "%s: --kernel and --kernel-series name two kernels: give one\n", prog);
+		return LAB_EUSAGE;
+	}
+	ro.dry_run = opt_dry_run;
 	return runner_run(argv[0], &ro);
 }
 
@@ -625,6 +740,8 @@ static int cmd_scenarios(int argc, char **argv)
 	static const char u[] = "usage: bpfwire-lab scenarios\nThe shipped scenarios, with their summaries.\n";
 
 	COMMON(argc, argv, u, NULL, NULL, NULL, NULL);
+	if (argc)
+		return bad_args(argc, argv, "no argument");
 	return runner_list(stdout);
 }
 
@@ -640,17 +757,25 @@ int main(int argc, char **argv)
 			fputs(usage_main, stdout);
 			return 0;
 		} else if (!strcmp(argv[1], "--version")) {
-			printf("bpfwire-lab %s\n", BPFWIRE_VERSION);
+			cli_version("bpfwire-lab");
 			return 0;
+		} else if (!strcmp(argv[1], "--dry-run") || !strcmp(argv[1], "-n")) {
+			opt_dry_run = true;
 		} else {
-			return usage_err(usage_main);
+			fprintf(stderr, "bpfwire-lab: unknown option '%s' before the command; accepted: -v --verbose -h --help --version --dry-run\n",
+				argv[1]);
+			return LAB_EUSAGE;
 		}
 		argc--;
 		argv++;
 	}
-	if (argc < 2)
-		return usage_err(usage_main);
+	if (argc < 2) {
+		fprintf(stderr, "bpfwire-lab: no command given\n");
+		fputs(usage_main, stderr);
+		return LAB_EUSAGE;
+	}
 	cmd = argv[1];
+	snprintf(prog, sizeof(prog), "bpfwire-lab %s", cmd);
 	argc--;
 	argv++;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -686,6 +811,7 @@ int main(int argc, char **argv)
 		return cmd_scenarios(argc, argv);
 	if (!strcmp(cmd, "confine"))
 		return rootview_cmd(argc, argv);
-	pr_warn("unknown command '%s'", cmd);
-	return usage_err(usage_main);
+	fprintf(stderr, "bpfwire-lab: unknown command '%s'\n", cmd);
+	fputs(usage_main, stderr);
+	return LAB_EUSAGE;
 }

@@ -340,6 +340,12 @@ static int runner_prepare(struct runner *rn, const char *name, const struct runn
 	}
 	if (runner_kernel(rn, o))
 		return rn->series == (unsigned)-1 ? LAB_EUSAGE : LAB_NA;
+	if (o->dry_run) {
+		printf("bpfwire-lab run: dry run: would run %s (%d steps) on topology %s, kernel %s%s\n",
+		       rn->s->name, rn->s->nsteps, rn->s->topology, rn->kernel,
+		       access(rn->kernel, F_OK) ? " (not built yet)" : "");
+		return LAB_OK;
+	}
 	if (o->results)
 		snprintf(rn->results, sizeof(rn->results), "%s", o->results);
 	else if (default_results(rn->s->name, rn->results, sizeof(rn->results)))
@@ -472,7 +478,7 @@ int runner_run(const char *name, const struct runner_opts *o)
 		return LAB_FAIL;
 	}
 	failed = runner_prepare(&rn, name, o);
-	if (failed)
+	if (failed || o->dry_run)
 		goto out_free;
 	up.results = rn.results;
 	up.kernel = rn.kernel[0] ? rn.kernel : NULL;

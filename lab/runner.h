@@ -17,6 +17,7 @@ struct runner_opts {
 	bool trace;		/* run bpfwire-trace in every guest (trace/) */
 	const char *underlay_netns;	/* remote hosts' underlay netns; NULL: the root one */
 	const char *ssh_config;	/* ssh -F for remote hosts */
+	bool dry_run;		/* parse and resolve, say what would run, boot nothing */
 };
 
 /* Directory of the shipped scenarios (SOURCE/scenarios). */
