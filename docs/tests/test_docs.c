@@ -204,6 +204,12 @@ static bool meson_option_ok(const char *d, json_object *opts, char *why, size_t 
 }
 
 static json_object *build_opts;
+/*
+ * Files a document shows for the user to write ("`my.topo`:" before a
+ * block): a command naming one is checked without running.
+ */
+static char user_files[8][64];
+static int nuser_files;
 static bool kernel_disabled;
 
 /*
@@ -219,6 +225,12 @@ static int check_command(char **w, int n, struct counts *c, char *how, size_t ho
 	int st = 0;
 
 	out[0] = '\0';
+	for (int i = 0; i < nuser_files; i++)
+		if (has_word(w, n, user_files[i])) {
+			snprintf(how, howlen, "names %.63s, a file the document asks the user to write", user_files[i]);
+			c->checked_only++;
+			return 0;
+		}
 	if (!strcmp(prog, "./run")) {
 		argv_add(&a, "%s/run", src);
 		argv_add(&a, "--dry-run");
@@ -304,14 +316,16 @@ static int check_command(char **w, int n, struct counts *c, char *how, size_t ho
 
 static void check_line(const char *doc, int lineno, const char *line, struct counts *c)
 {
-	char *cmds[8], name[512], out[4096], how[128];
-	int ncmd = split_commands(line, cmds, 8);
+	char *cmds[8], name[512], out[4096], how[192], *bare = strdup(line);
+	int ncmd;
 
+	cut_comment(bare);
+	ncmd = split_commands(bare, cmds, 8);
+	free(bare);
 	for (int k = 0; k < ncmd; k++) {
 		wordexp_t we;
 		int st, r;
 
-		cut_comment(cmds[k]);
 		snprintf(name, sizeof(name), "%s:%d: %s", doc, lineno, cmds[k]);
 		r = wordexp(cmds[k], &we, WRDE_NOCMD);
 		if (r) {
@@ -339,6 +353,8 @@ static void check_commands(const char *doc, const char *text, struct counts *c)
 {
 	const char *p = text;
 	bool in_sh = false, in_block = false;
+
+	nuser_files = 0;
 	char line[4096] = "";
 	int lineno = 0, start = 0;
 
@@ -350,6 +366,10 @@ static void check_commands(const char *doc, const char *text, struct counts *c)
 		lineno++;
 		while (t < p + len && *t == ' ')
 			t++;
+		if (*t == '`' && len > 3 && !strncmp(p + len - 2, "`:", 2) && nuser_files < 8 &&
+		    len - (t - p) < sizeof(user_files[0]) + 2)
+			snprintf(user_files[nuser_files++], sizeof(user_files[0]), "%.*s",
+				 (int)(len - (t - p) - 3), t + 1);
 		if (!strncmp(t, "```", 3)) {
 			in_sh = !in_block && !strncmp(t + 3, "sh", 2) && (t + 5 >= p + len || isspace((unsigned char)t[5]));
 			in_block = !in_block;
@@ -410,7 +430,7 @@ static void check_target(const char *doc, int lineno, const char *target, size_t
 		  name, __LINE__, "%s is outside the repository %s", real, src_real);
 }
 
-/* `lab/README.md`, `../topology/pair.topo`: a document or a path upwards, named in code. */
+/* `lab/README.md`, `../topology/pair.topo`: a document, or a file named upwards, in code. */
 static void check_code_path(const char *doc, int lineno, const char *s, const char *end, struct counts *c)
 {
 	const char *e = memchr(s, '`', end - s);
@@ -418,8 +438,20 @@ static void check_code_path(const char *doc, int lineno, const char *s, const ch
 
 	if (!l || memchr(s, ' ', l) || memchr(s, '$', l) || memchr(s, '*', l))
 		return;
-	if ((l > 3 && !memcmp(s + l - 3, ".md", 3) && memchr(s, '/', l)) || !strncmp(s, "../", 3))
-		check_target(doc, lineno, s, l, true, c);
+	static const char *const ext[] = { ".md", ".topo", ".sh", ".c", ".h", ".build", ".config", ".patch" };
+
+	/* kernel-tree paths (net/core/...) are named in code too: only ./ and ../ */
+	if (!memchr(s, '/', l) || (strncmp(s, "../", 3) && strncmp(s, "./", 2) &&
+				   (l < 3 || memcmp(s + l - 3, ".md", 3))))
+		return;
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t el = strlen(ext[i]);
+
+		if (l > el && !memcmp(s + l - el, ext[i], el)) {
+			check_target(doc, lineno, s, l, true, c);
+			return;
+		}
+	}
 }
 
 /* [text](target) and reference definitions "[x]: target", outside code. */
