@@ -22,16 +22,19 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "bench-config.h"
+#include "cli.h"
 #include "errnames.h"
 #include "file.h"
 #include "log.h"
 #include "report.h"
 
+#define PROG "bpfwire-bench"
+
 static const char usage[] =
-"usage: bpfwire-bench [OPTIONS]          run the benchmark, print the table\n"
-"       bpfwire-bench report RUN         remake RUN/bench.{json,txt,svg}\n"
-"       bpfwire-bench scenario [OPTIONS] print the scenario it would run\n"
-"       bpfwire-bench compare RUN...     figures of several runs side by side,\n"
+"usage: " PROG " [OPTIONS]          run the benchmark, print the table\n"
+"       " PROG " report RUN         remake RUN/bench.{json,txt,svg}\n"
+"       " PROG " scenario [OPTIONS] print the scenario it would run\n"
+"       " PROG " compare RUN...     figures of several runs side by side,\n"
 "                                        with each one's median and spread\n"
 "\n"
 "One boot of the pair topology: for each path a burst of --count events\n"
@@ -60,6 +63,10 @@ static const char usage[] =
 "  --allow-debug      run on a kernel with lockdep (ratios are distorted)\n"
 "  --icount           the sender on -icount shift=0,sleep=off (pair-icount):\n"
 "                     cost and low-rate latency only, in guest instructions\n"
+"  --dry-run          check the options (and report's or compare's RUNs), say\n"
+"                     in one line what would be done, boot nothing\n"
+"  -h, --help, --version\n"
+"Options may stand anywhere on the line, before or after the command.\n"
 "Exit: 0 measured, 1 could not measure, 2 usage.\n";
 
 static int parse_int(const char *opt, const char *s, long min, long max, long *out)
@@ -69,8 +76,12 @@ static int parse_int(const char *opt, const char *s, long min, long max, long *o
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end || v < min || v > max) {
-		pr_warn("--%s: '%s' is not a number in [%ld, %ld]", opt, s, min, max);
+	if (errno || end == s || *end || v < min || v > max) {
+		char name[32], accepted[64];
+
+		snprintf(name, sizeof(name), "--%s", opt);
+		snprintf(accepted, sizeof(accepted), "a number in [%ld, %ld]", min, max);
+		cli_bad_value(PROG, name, s, accepted);
 		return -1;
 	}
 	*out = v;
@@ -87,9 +98,21 @@ static int parse_int_opt(const char *opt, const char *s, long min, long max, int
 	return 0;
 }
 
+/* The names of the paths in mask, comma-separated. */
+static void paths_str(unsigned mask, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int m = 0; m < bench_nmethods; m++)
+		if (mask & (1u << m) && n < len)
+			n += snprintf(buf + n, len - n, "%s%s", n ? "," : "",
+				      bench_methods[m].name);
+}
+
 static int parse_paths(const char *s, unsigned *mask)
 {
-	char buf[256], *save, *tok;
+	char buf[256], all[256], accepted[300], *save, *tok;
 
 	*mask = 0;
 	snprintf(buf, sizeof(buf), "%s", s);
@@ -99,13 +122,16 @@ static int parse_paths(const char *s, unsigned *mask)
 		for (m = 0; m < bench_nmethods; m++)
 			if (!strcmp(tok, bench_methods[m].name))
 				break;
-		if (m == bench_nmethods) {
-			pr_warn("--paths: unknown path '%s'", tok);
-			return -1;
-		}
+		if (m == bench_nmethods)
+			break;
 		*mask |= 1u << m;
 	}
-	return *mask ? 0 : -1;
+	if (*mask && !tok)
+		return 0;
+	paths_str((1u << bench_nmethods) - 1, all, sizeof(all));
+	snprintf(accepted, sizeof(accepted), "a comma-separated list of %s", all);
+	cli_bad_value(PROG, "--paths", tok ? tok : s, accepted);
+	return -1;
 }
 
 static int copy_file(const char *from, const char *to)
@@ -242,12 +268,14 @@ static int run_lab(const char *scenario, const char *results, const char *accel)
 struct bench_opts {
 	struct bench_params p;
 	const char *results, *accel;
-	const char *cmd;		/* "report", "scenario" or NULL: run */
+	const char *cmd;		/* "report", "scenario", "compare" or NULL: run */
 	bool allow_debug;
+	bool dry_run;
 };
 
 /* Exit status of the option: -1 go on, 0 done (--help), 2 usage error. */
-static int parse_opt(int c, struct bench_opts *o)
+static int parse_opt(int c, char **argv, const char *shortopts, const struct option *lo,
+		     struct bench_opts *o)
 {
 	struct bench_params *p = &o->p;
 	long v;
@@ -273,10 +301,9 @@ static int parse_opt(int c, struct bench_opts *o)
 		char *end;
 
 		p->netem_loss = strtod(optarg, &end);
-		if (*end || !(p->netem_loss > 0 && p->netem_loss < 100)) {
-			pr_warn("--netem-loss: '%s' is not a percentage in (0, 100)", optarg);
-			return 2;
-		}
+		if (end == optarg || *end || !(p->netem_loss > 0 && p->netem_loss < 100))
+			return cli_bad_value(PROG, "--netem-loss", optarg,
+					     "a percentage in (0, 100)");
 		return -1;
 	}
 	case 'p': return parse_paths(optarg, &p->methods) ? 2 : -1;
@@ -284,10 +311,8 @@ static int parse_opt(int c, struct bench_opts *o)
 		o->results = optarg;
 		return -1;
 	case 'a':
-		if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg")) {
-			pr_warn("--accel: auto, kvm or tcg");
-			return 2;
-		}
+		if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg"))
+			return cli_bad_value(PROG, "--accel", optarg, "auto, kvm or tcg");
 		o->accel = optarg;
 		return -1;
 	case 'D':
@@ -296,12 +321,17 @@ static int parse_opt(int c, struct bench_opts *o)
 	case 'I':
 		p->icount = 1;
 		return -1;
+	case 'N':
+		o->dry_run = true;
+		return -1;
 	case 'h':
 		fputs(usage, stdout);
 		return 0;
+	case 'V':
+		cli_version(PROG);
+		return 0;
 	default:
-		fputs(usage, stderr);
-		return 2;
+		return cli_bad_option(PROG, argv, shortopts, lo);
 	}
 }
 
@@ -323,15 +353,108 @@ static int parse_args(int argc, char **argv, struct bench_opts *o)
 		{ "accel", required_argument, NULL, 'a' },
 		{ "allow-debug", no_argument, NULL, 'D' },
 		{ "icount", no_argument, NULL, 'I' },
+		{ "dry-run", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
+	static const char shortopts[] = "h";
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1)
-		if ((rc = parse_opt(c, o)) >= 0)
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1)
+		if ((rc = parse_opt(c, argv, shortopts, lo, o)) >= 0)
 			return rc;
 	return -1;
+}
+
+/*
+ * The command, the first word that is not an option (getopt has moved the
+ * words after the options), and its count of RUNs. -1 to go on, else 2.
+ */
+static int parse_cmd(int argc, char **argv, struct bench_opts *o)
+{
+	int nargs = argc - optind - 1;
+
+	if (optind == argc)
+		return -1;
+	o->cmd = argv[optind];
+	if (!strcmp(o->cmd, "report")) {
+		if (nargs != 1)
+			return cli_bad_args(PROG, "report takes one RUN directory, not %d", nargs);
+	} else if (!strcmp(o->cmd, "compare")) {
+		if (nargs < 1 || nargs > BENCH_COMPARE_MAXRUNS)
+			return cli_bad_args(PROG, "compare takes 1 to %d RUN directories, not %d",
+					    BENCH_COMPARE_MAXRUNS, nargs);
+	} else if (!strcmp(o->cmd, "scenario")) {
+		if (nargs)
+			return cli_bad_args(PROG, "scenario takes no argument: '%s'",
+					    argv[optind + 1]);
+	} else {
+		return cli_bad_args(PROG, "unknown command '%s': report, scenario or compare",
+				    o->cmd);
+	}
+	return -1;
+}
+
+/*
+ * --dry-run: what the command would do, in one line. The options are
+ * checked by now; report and compare also read their RUNs' parameters.
+ */
+static int dry_run(const struct bench_opts *o, char **runs, int nruns)
+{
+	char paths[256], config[PATH_MAX], err[1024];
+	const char *kernel = "";
+
+	if (o->cmd && !strcmp(o->cmd, "report")) {
+		struct bench_params p;
+
+		if (bench_params_load(runs[0], &p, err, sizeof(err))) {
+			pr_warn("cannot measure: %s", err);
+			return 1;
+		}
+		paths_str(p.methods, paths, sizeof(paths));
+		printf(PROG " --dry-run: would remake %s/bench.{json,txt,svg} from its %s run "
+		       "of %s\n", runs[0], p.icount ? "icount" : "wall-time", paths);
+		return 0;
+	}
+	if (o->cmd && !strcmp(o->cmd, "compare")) {
+		bool icount;
+
+		if (bench_compare_check(runs, nruns, &icount, err, sizeof(err))) {
+			pr_warn("compare: %s", err);
+			return 1;
+		}
+		printf(PROG " --dry-run: would compare the %s figures of %d run%s\n",
+		       icount ? "icount" : "wall-time", nruns, nruns == 1 ? "" : "s");
+		return 0;
+	}
+	paths_str(o->p.methods, paths, sizeof(paths));
+	if (o->cmd) {
+		printf(PROG " --dry-run: would print the %sscenario of %s\n",
+		       o->p.icount ? "icount " : "", paths);
+		return 0;
+	}
+	/* Said, not refused: a dry run on a host without the kernel is fine. */
+	snprintf(config, sizeof(config), "%s/kernel/config", BPFWIRE_BUILD_ROOT);
+	if (access(config, R_OK))
+		kernel = "; no kernel built yet, the run would refuse";
+	else if (bench_config_has_lockdep(config) && !o->allow_debug)
+		kernel = "; the kernel is the debug flavour, the run would refuse "
+			 "(--allow-debug)";
+	if (o->p.icount)
+		printf(PROG " --dry-run: would boot pair-icount once (accel %s) and count "
+		       "instructions of %s: cost %d x %d opens, %d low-rate events; results in "
+		       "%s%s\n", o->accel, paths, o->p.cost_repeats, o->p.cost_count,
+		       o->p.lat_low_count, o->results ? o->results :
+		       BPFWIRE_BUILD_ROOT "/results/bench-DATE", kernel);
+	else
+		printf(PROG " --dry-run: would boot pair once (accel %s) and measure %s: "
+		       "%d events x %d repeats per path, netem loss %g%%; results in %s%s\n",
+		       o->accel, paths, o->p.count, o->p.repeats, o->p.netem_loss,
+		       o->results ? o->results : BPFWIRE_BUILD_ROOT "/results/bench-DATE",
+		       kernel);
+	return 0;
 }
 
 /* The kernel must be built, and not the debug flavour unless allowed. */
@@ -470,43 +593,36 @@ int main(int argc, char **argv)
 		},
 		.accel = "auto",
 	};
-	char err[1024];
-	int rc;
+	char err[1024], **runs;
+	int rc, nruns;
 
-	log_init("bpfwire-bench", LOG_INFO);
-	if (argc > 2 && !strcmp(argv[1], "compare")) {
-		if (bench_compare(argv + 2, argc - 2, stdout, err, sizeof(err))) {
+	log_init(PROG, LOG_INFO);
+	rc = parse_args(argc, argv, &o);
+	if (rc < 0)
+		rc = parse_cmd(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	runs = argv + optind + 1;
+	nruns = argc - optind - 1;
+	if (o.dry_run)
+		return dry_run(&o, runs, nruns);
+
+	if (o.cmd && !strcmp(o.cmd, "compare")) {
+		if (bench_compare(runs, nruns, stdout, err, sizeof(err))) {
 			pr_warn("compare: %s", err);
 			return 1;
 		}
 		return 0;
 	}
-	if (argc > 1 && (!strcmp(argv[1], "report") || !strcmp(argv[1], "scenario"))) {
-		o.cmd = argv[1];
-		argv++;
-		argc--;
-	}
-	rc = parse_args(argc, argv, &o);
-	if (rc >= 0)
-		return rc;
-
 	if (o.cmd && !strcmp(o.cmd, "report")) {
-		if (optind != argc - 1) {
-			fputs(usage, stderr);
-			return 2;
-		}
-		if (bench_report(argv[optind], stdout, err, sizeof(err))) {
+		if (bench_report(runs[0], stdout, err, sizeof(err))) {
 			pr_warn("cannot measure: %s", err);
 			return 1;
 		}
 		return 0;
 	}
-	if (optind != argc) {
-		fputs(usage, stderr);
-		return 2;
-	}
 	/* The half-rate latency run needs the same path's rate runs. */
-	if (o.cmd && !strcmp(o.cmd, "scenario"))
+	if (o.cmd)
 		return bench_write_scenario(stdout, &o.p, "stdout") ? 1 : 0;
 	return run_bench(&o);
 }

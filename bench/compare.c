@@ -10,7 +10,7 @@
 #include <json-c/json.h>
 #include "report.h"
 
-#define MAXRUNS 16
+#define MAXRUNS BENCH_COMPARE_MAXRUNS
 
 /* Leaves compared under each path of a section; absent ones are skipped. */
 static const char *const icount_cost[] = { "ns_per_open", "added_ns", "call_mean_ns",
@@ -105,6 +105,24 @@ static int load(struct cmp *c, char *const runs[], int n, char *err, size_t errl
 		}
 	}
 	return 0;
+}
+
+int bench_compare_check(char *const runs[], int n, bool *icount, char *err, size_t errlen)
+{
+	struct cmp c = { 0 };
+	int ret = -1;
+
+	if (n < 1 || n > MAXRUNS) {
+		snprintf(err, errlen, "compare takes 1 to %d runs", MAXRUNS);
+		return -1;
+	}
+	if (!load(&c, runs, n, err, errlen)) {
+		*icount = json_object_get_boolean(bench_json_at(c.j[0], "icount"));
+		ret = 0;
+	}
+	for (int i = 0; i < c.n; i++)
+		json_object_put(c.j[i]);
+	return ret;
 }
 
 int bench_compare(char *const runs[], int n, FILE *out, char *err, size_t errlen)

@@ -36,6 +36,9 @@ double bench_json_num(struct json_object *o, const char *path);
  * sender-limited rates, their ratios, receiver capacity), with its median
  * and spread, and the largest spread. 0, or -1 with err set.
  */
+#define BENCH_COMPARE_MAXRUNS 16
 int bench_compare(char *const runs[], int n, FILE *out, char *err, size_t errlen);
+/* compare's checks alone (each RUN/bench.json, one kind of run), for --dry-run. */
+int bench_compare_check(char *const runs[], int n, bool *icount, char *err, size_t errlen);
 
 #endif /* BPFWIRE_BENCH_REPORT_H */

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include "agent.h"
+#include "cli.h"
 #include "libbpf_log.h"
 #include "log.h"
 
@@ -13,13 +14,14 @@ int main(int argc, char **argv)
 {
 	struct agent_opts o;
 	char err[256];
+	int r;
 
 	log_init("bpfwire-agent", LOG_WARN);
-	if (bpfwire_parse_cli(argc, argv, &o, err, sizeof(err))) {
-		pr_warn("%s", err);
-		fprintf(stderr, "Try 'bpfwire-agent --help'.\n");
-		return 2;
-	}
+	r = bpfwire_parse_cli(argc, argv, &o, err, sizeof(err));
+	if (r == -1)
+		return cli_bad_args("bpfwire-agent", "%s", err);
+	if (r)
+		return CLI_EUSAGE;	/* cli_bad_option said which */
 	/* -v, -vv, -vvv; libbpf's output one level down (its warnings at -v) */
 	log_level = o.verbose >= LOG_TRACE ? LOG_TRACE : (enum log_level)o.verbose;
 	log_route_libbpf();
@@ -27,6 +29,9 @@ int main(int argc, char **argv)
 	switch (o.cmd) {
 	case CMD_HELP:
 		bpfwire_usage(stdout);
+		return 0;
+	case CMD_VERSION:
+		cli_version("bpfwire-agent");
 		return 0;
 	case CMD_STATUS:
 		return cmd_status(&o) ? 1 : 0;

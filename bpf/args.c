@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include "args.h"
+#include "cli.h"
 #include "errnames.h"
 
 #define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
@@ -319,6 +320,7 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 "  --json                 status: machine-readable output\n"
 "  -v, --verbose          more output; libbpf's own output shows from -v\n"
 "  -h, --help             this text\n"
+"      --version          the version\n"
 "\n"
 "Exit: 0 done, 1 the install, status, unload or flush failed, 2 usage error.\n",
 		BPFWIRE_BATCH_MAX, BPFWIRE_BATCH_DGRAM);
@@ -326,7 +328,9 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 
 enum { OPT_VIA = 256, OPT_DST, OPT_BIND, OPT_DEV, OPT_EVENTS, OPT_PREFIX,
        OPT_ID, OPT_MAC, OPT_JSON, OPT_DEV_UNCHECKED, OPT_SNDBUF, OPT_KEY_FILE,
-       OPT_KEY_ID, OPT_BATCH, OPT_BATCH_AGE };
+       OPT_KEY_ID, OPT_BATCH, OPT_BATCH_AGE, OPT_VERSION };
+
+static const char short_opts[] = "vh";
 
 static const struct option long_opts[] = {
 	{ "via",	 required_argument, NULL, OPT_VIA },
@@ -346,6 +350,7 @@ static const struct option long_opts[] = {
 	{ "json",	 no_argument,	    NULL, OPT_JSON },
 	{ "verbose",	 no_argument,	    NULL, 'v' },
 	{ "help",	 no_argument,	    NULL, 'h' },
+	{ "version",	 no_argument,	    NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -424,10 +429,12 @@ static int parse_option(int c, char **argv, struct agent_opts *o,
 	case 'h':
 		o->cmd = CMD_HELP;
 		break;
+	case OPT_VERSION:
+		o->cmd = CMD_VERSION;
+		break;
 	default:
-		if (optopt >= OPT_VIA || (optopt == 0 && optind > 0))
-			ERR("option %s needs a value or is unknown", argv[optind - 1]);
-		ERR("unknown option -%c", optopt);
+		cli_bad_option("bpfwire-agent", argv, short_opts, long_opts);
+		return -2;
 	}
 	return 0;
 }
@@ -546,7 +553,7 @@ int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 		      char *err, size_t errlen)
 {
 	struct cli_raw raw = { 0 };
-	int c;
+	int c, r;
 
 	memset(o, 0, sizeof(*o));
 	o->cmd = CMD_INSTALL;
@@ -554,10 +561,11 @@ int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 	o->events = BPFWIRE_EVF_EXEC | BPFWIRE_EVF_OPEN;
 	optind = 0;	/* full reset, so tests can parse again */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "vh", long_opts, NULL)) != -1) {
-		if (parse_option(c, argv, o, &raw, err, errlen))
-			return -1;
-		if (o->cmd == CMD_HELP)
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		r = parse_option(c, argv, o, &raw, err, errlen);
+		if (r)
+			return r;
+		if (o->cmd == CMD_HELP || o->cmd == CMD_VERSION)
 			return 0;
 	}
 	if (optind < argc)

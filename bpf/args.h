@@ -16,7 +16,7 @@ struct bpfwire_addr {
 	char  ifname[16];	/* %iface as given */
 };
 
-enum bpfwire_cmd { CMD_INSTALL, CMD_STATUS, CMD_UNLOAD, CMD_FLUSH, CMD_HELP };
+enum bpfwire_cmd { CMD_INSTALL, CMD_STATUS, CMD_UNLOAD, CMD_FLUSH, CMD_HELP, CMD_VERSION };
 
 struct agent_opts {
 	enum bpfwire_cmd cmd;
@@ -62,6 +62,10 @@ void bpfwire_events_str(__u32 events, char *buf, size_t len);
 void bpfwire_fmt_addr(const struct bpfwire_addr *a, int port, char *buf, size_t len);
 void bpfwire_fmt_mac(const __u8 mac[6], char *buf, size_t len);
 
+/*
+ * 0; -1 with a message in err; -2 for an unknown option or a missing value,
+ * already named on stderr by cli_bad_option (common/cli.h).
+ */
 int bpfwire_parse_cli(int argc, char **argv, struct agent_opts *o,
 		      char *err, size_t errlen);
 void bpfwire_usage(FILE *f);

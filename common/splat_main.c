@@ -9,25 +9,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "errnames.h"
 #include "file.h"
 #include "log.h"
 #include "splat.h"
 
+#define PROG "bpfwire-splat"
+
+static void usage(void)
+{
+	printf("usage: " PROG " CONSOLE...\n"
+	       "Scans each console for kernel splats (%zu patterns).\n"
+	       "Exit 0 clean, 1 splats found (quoted), 2 a console missing or empty,\n"
+	       "or a usage error.\n", splat_npatterns);
+}
+
 int main(int argc, char **argv)
 {
-	int found = 0, bad = 0;
+	static const char shortopts[] = "h";
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	int found = 0, bad = 0, c;
 
-	log_init("bpfwire-splat", LOG_INFO);
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fprintf(argc < 2 ? stderr : stdout,
-			"usage: bpfwire-splat CONSOLE...\n"
-			"Scans each console for kernel splats (%zu patterns).\n"
-			"Exit 0 clean, 1 splats found (quoted), 2 a console missing or empty.\n",
-			splat_npatterns);
-		return argc < 2 ? 2 : 0;
+	log_init(PROG, LOG_INFO);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h': usage(); return 0;
+		case 'V': cli_version(PROG); return 0;
+		default: return cli_bad_option(PROG, argv, shortopts, longopts);
+		}
 	}
-	for (int i = 1; i < argc; i++) {
+	if (optind == argc)
+		return cli_bad_args(PROG, "name at least one CONSOLE");
+	for (int i = optind; i < argc; i++) {
 		size_t len = 0;
 		char *text = read_file(argv[i], &len);
 

@@ -15,13 +15,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "errnames.h"
 #include "timeutil.h"
 
+#define PROG "bpfwire-trigger"
+
 static const char usage[] =
-"usage: bpfwire-trigger (--open PATH | --exec PATH) [--count N] [--interval-ms MS]\n"
+"usage: " PROG " (--open PATH | --exec PATH) [--count N] [--interval-ms MS]\n"
 "Open (read-only) or execute PATH N times (default 1), MS apart (default 0),\n"
-"then print how many succeeded and how long it took. Exit 1 if any failed.\n";
+"then print how many succeeded and how long it took. Exit 1 if any failed,\n"
+"2 a usage error.\n";
 
 static int parse_long(const char *s, long min, long max, long *out)
 {
@@ -56,31 +60,38 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ "interval-ms", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
+	static const char shortopts[] = "o:e:n:i:h";
 	const char *path = NULL;
 	long count = 1, interval = 0, done = 0;
 	int c, exec_mode = 0;
 	double t0, next;
 
-	while ((c = getopt_long(argc, argv, "o:e:n:i:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': path = optarg; exec_mode = 0; break;
 		case 'e': path = optarg; exec_mode = 1; break;
 		case 'n':
 			if (parse_long(optarg, 0, 10000000, &count))
-				goto bad;
+				return cli_bad_value(PROG, "--count", optarg, "a number in [0, 10000000]");
 			break;
 		case 'i':
 			if (parse_long(optarg, 0, 3600000, &interval))
-				goto bad;
+				return cli_bad_value(PROG, "--interval-ms", optarg,
+						     "a number in [0, 3600000]");
 			break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: goto bad;
+		case 'V': cli_version(PROG); return 0;
+		default: return cli_bad_option(PROG, argv, shortopts, opts);
 		}
 	}
-	if (!path || optind != argc)
-		goto bad;
+	if (optind != argc)
+		return cli_bad_args(PROG, "unexpected argument '%s'", argv[optind]);
+	if (!path)
+		return cli_bad_args(PROG, "missing --open PATH or --exec PATH");
 
 	t0 = next = now_s();
 	for (long i = 0; i < count; i++) {
@@ -96,7 +107,7 @@ int main(int argc, char **argv)
 		if (r == 0)
 			done++;
 		else
-			fprintf(stderr, "bpfwire-trigger: %s %s: %s\n", exec_mode ? "exec" : "open",
+			fprintf(stderr, PROG ": %s %s: %s\n", exec_mode ? "exec" : "open",
 				path, errno_str(errno));
 		next += interval / 1000.0;
 		if (interval && i + 1 < count) {
@@ -109,10 +120,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	printf("bpfwire-trigger: %ld of %ld %s of %s in %.2f s\n", done, count,
+	printf(PROG ": %ld of %ld %s of %s in %.2f s\n", done, count,
 	       exec_mode ? "execs" : "opens", path, now_s() - t0);
 	return done == count ? 0 : 1;
-bad:
-	fputs(usage, stderr);
-	return 2;
 }

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "errnames.h"
 #include "keyfile.h"
 #include "log.h"
@@ -34,7 +35,8 @@
 
 #define EXIT_PASS	0
 #define EXIT_FAIL	1
-#define EXIT_USAGE	2
+#define EXIT_USAGE	CLI_EUSAGE
+#define PROG		"bpfwire-recv"
 #define MAX_SRCS	16
 #define SNAPLEN		262144
 #define UNSET		(-1)
@@ -231,8 +233,12 @@ static int parse_count(const char *opt, const char *s, long long min,
 	errno = 0;
 	v = strtoll(s, &end, 10);
 	if (errno || end == s || *end || v < min || v > max) {
-		pr_warn("--%s: \"%s\" is not an integer in [%lld, %lld]%s", opt,
-			s, min, max, any_ok ? " or \"any\"" : "");
+		char name[32], accepted[96];
+
+		snprintf(name, sizeof(name), "--%s", opt);
+		snprintf(accepted, sizeof(accepted), "an integer in [%lld, %lld]%s", min, max,
+			 any_ok ? " or 'any'" : "");
+		cli_bad_value(PROG, name, s, accepted);
 		return -1;
 	}
 	*out = v;
@@ -247,7 +253,10 @@ static int parse_seconds(const char *opt, const char *s, double *out)
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno || end == s || *end || !(v > 0) || v > 1e7) {
-		pr_warn("--%s: \"%s\" is not a positive number of seconds", opt, s);
+		char name[32];
+
+		snprintf(name, sizeof(name), "--%s", opt);
+		cli_bad_value(PROG, name, s, "a positive number of seconds");
 		return -1;
 	}
 	*out = v;
@@ -296,7 +305,7 @@ static int parse_src(const char *s, struct bpfw_src_expect *e)
 	}
 	return 0;
 bad:
-	pr_warn("--expect-src: \"%s\" is not ADDR, ADDR:PORT or [ADDR]:PORT", s);
+	cli_bad_value(PROG, "--expect-src", s, "ADDR, ADDR:PORT or [ADDR]:PORT");
 	return -1;
 }
 
@@ -308,12 +317,12 @@ static int parse_mac(const char *s, uint8_t *mac)
 
 	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &v[0], &v[1], &v[2], &v[3], &v[4],
 		   &v[5], &tail) != 6) {
-		pr_warn("--mac: \"%s\" is not a MAC address like 02:00:00:00:00:01", s);
+		cli_bad_value(PROG, "--mac", s, "a MAC address like 02:00:00:00:00:01");
 		return -1;
 	}
 	for (i = 0; i < 6; i++) {
 		if (v[i] > 255) {
-			pr_warn("--mac: \"%s\" has a byte over ff", s);
+			cli_bad_value(PROG, "--mac", s, "a MAC address: a byte is over ff");
 			return -1;
 		}
 		mac[i] = (uint8_t)v[i];
@@ -387,8 +396,8 @@ static int parse_state_opt(int c, const char *arg, struct opts *o)
 		o->budget_mb = strtod(arg, &end);
 		if (errno || end == arg || *end || !(o->budget_mb >= 0) ||
 		    o->budget_mb > 1 << 20) {
-			pr_warn("--state-budget-mb: \"%s\" is not a number of MiB in [0, %d]",
-				arg, 1 << 20);
+			cli_bad_value(PROG, "--state-budget-mb", arg,
+				      "a number of MiB in [0, 1048576]");
 			return -1;
 		}
 		return 1;
@@ -399,6 +408,8 @@ static int parse_state_opt(int c, const char *arg, struct opts *o)
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
+	/* The leading ':' makes a missing value ':', not '?': cli.c tells both. */
+	static const char shortopts[] = ":p:b:f:i:w:r:j:lvn:s:t:I:h";
 	long long v;
 	int c;
 
@@ -410,8 +421,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->max_senders = DEFAULT_MAX_SENDERS;
 	o->budget_mb = DEFAULT_BUDGET_MB;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:b:f:i:w:r:j:lvn:s:t:I:h",
-				long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, long_opts, NULL)) != -1) {
 		int r = parse_state_opt(c, optarg, o);
 
 		if (r < 0)
@@ -427,7 +437,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'b': o->bind = optarg; break;
 		case 'f':
 			if (strcmp(optarg, "4") && strcmp(optarg, "6")) {
-				pr_warn("--family: \"%s\" is neither 4 nor 6", optarg);
+				cli_bad_value(PROG, "--family", optarg, "4 or 6");
 				return -1;
 			}
 			o->family = optarg[0] - '0';
@@ -494,18 +504,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			exit(EXIT_PASS);
 		case OPT_VERSION:
-			printf("bpfwire-recv 0.1.0\n");
+			cli_version(PROG);
 			exit(EXIT_PASS);
-		case ':':
-			pr_warn("option %s needs an argument (see --help)", argv[optind - 1]);
-			return -1;
 		default:
-			pr_warn("unknown option %s (see --help)", argv[optind - 1]);
+			cli_bad_option(PROG, argv, shortopts, long_opts);
 			return -1;
 		}
 	}
 	if (optind < argc) {
-		pr_warn("unexpected argument \"%s\" (see --help)", argv[optind]);
+		/* It takes no positional argument: the capture is --read FILE. */
+		cli_bad_args(PROG, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
 	return check_mode(o);
@@ -1532,7 +1540,7 @@ int main(int argc, char **argv)
 	json_object *root = NULL;
 	int ret = EXIT_USAGE;
 
-	log_init("bpfwire-recv", LOG_WARN);
+	log_init(PROG, LOG_WARN);
 	if (parse_opts(argc, argv, &o))
 		return EXIT_USAGE;
 	sigemptyset(&sa.sa_mask);

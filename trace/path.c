@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <time.h>
 #include <json-c/json.h>
 #include <pcap/pcap.h>
+#include "cli.h"
 #include "errnames.h"
 #include "log.h"
 #include "parse.h"
@@ -648,28 +650,64 @@ static int host_cmp(const void *a, const void *b)
 	return strcmp(((const struct host *)a)->name, ((const struct host *)b)->name);
 }
 
+#define PROG "bpfwire-path"
+
+static void usage(void)
+{
+	fputs("usage: " PROG " RUN\n"
+	      "Writes RUN/hosts/*/path.json, RUN/path.txt and RUN/path.svg from\n"
+	      "RUN/hosts/*/trace.jsonl (bpfwire-trace) and RUN/segments/*.pcap.\n"
+	      "Exit 0 written, 1 a file could not be read or written, 2 a usage error.\n",
+	      stdout);
+}
+
+/* RUN, or -1 after --help or --version, or CLI_EUSAGE. */
+static int parse_args(int argc, char **argv, const char **run)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	static const char shortopts[] = "h";
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		switch (c) {
+		case 'h': usage(); return -1;
+		case 'V': cli_version(PROG); return -1;
+		default: return cli_bad_option(PROG, argv, shortopts, opts);
+		}
+	}
+	if (argc - optind != 1)
+		return cli_bad_args(PROG, "takes one RUN directory, not %d arguments",
+				    argc - optind);
+	*run = argv[optind];
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char dir[PATH_MAX], file[PATH_MAX * 2];
+	const char *run = NULL;
 	struct host *hosts = NULL;
-	int nhosts = 0, err = 0;
+	int nhosts = 0, err;
 	struct dirent *de;
 	DIR *dp;
 	FILE *f;
 
-	log_init("bpfwire-path", LOG_WARN);
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: bpfwire-path RUN\n"
-			"Writes RUN/hosts/*/path.json, RUN/path.txt and RUN/path.svg from RUN/hosts/*/trace.jsonl.\n");
-		return 2;
-	}
-	snprintf(dir, sizeof(dir), "%s/hosts", argv[1]);
+	log_init(PROG, LOG_WARN);
+	err = parse_args(argc, argv, &run);
+	if (err)
+		return err < 0 ? 0 : err;
+	snprintf(dir, sizeof(dir), "%s/hosts", run);
 	dp = opendir(dir);
 	if (!dp) {
 		pr_warn("couldn't open %s: %s", dir, errno_str(errno));
 		return 1;
 	}
-	if (scan_pcaps(argv[1]))
+	if (scan_pcaps(run))
 		err = 1;
 	while ((de = readdir(dp))) {
 		struct host *h;
@@ -702,10 +740,10 @@ int main(int argc, char **argv)
 		if (write_json(&hosts[i], file))
 			err = 1;
 	}
-	snprintf(file, sizeof(file), "%s/path.txt", argv[1]);
-	if (write_txt(file, argv[1], hosts, nhosts))
+	snprintf(file, sizeof(file), "%s/path.txt", run);
+	if (write_txt(file, run, hosts, nhosts))
 		err = 1;
-	snprintf(file, sizeof(file), "%s/path.svg", argv[1]);
+	snprintf(file, sizeof(file), "%s/path.svg", run);
 	f = fopen(file, "w");
 	if (!f || write_svg(f, hosts, nhosts) || fclose(f)) {
 		pr_warn("couldn't write %s: %s", file, errno_str(errno));
@@ -724,7 +762,7 @@ int main(int argc, char **argv)
 		}
 		free(hosts[i].dgs);
 	}
-	printf("bpfwire-path: %s/path.txt, %s/path.svg\n", argv[1], argv[1]);
+	printf("bpfwire-path: %s/path.txt, %s/path.svg\n", run, run);
 	free(hosts);
 	free(caps);
 	return err;

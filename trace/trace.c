@@ -21,6 +21,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
+#include "cli.h"
 #include "errnames.h"
 #include "libbpf_log.h"
 #include "log.h"
@@ -130,9 +131,12 @@ static void touch(const char *path)
 		pr_warn("couldn't create ready file %s: %s", path, errno_str(errno));
 }
 
+#define PROG "bpfwire-trace"
+
 static const char usage[] =
-"usage: bpfwire-trace record --out FILE [--ready-file FILE] [-v]\n"
-"Trace every bpfwire datagram through the sender's stack until SIGINT.\n";
+"usage: " PROG " record --out FILE [--ready-file FILE] [-v]\n"
+"Trace every bpfwire datagram through the sender's stack until SIGINT.\n"
+"Exit 0 recorded, 1 could not trace, 2 a usage error.\n";
 
 /* -1 to go on, else the exit code. Each -v is one log level more. */
 static int parse_args(int argc, char **argv, const char **out_path, const char **ready)
@@ -142,11 +146,14 @@ static int parse_args(int argc, char **argv, const char **out_path, const char *
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
+	static const char shortopts[] = "o:r:vh";
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "o:r:vh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': *out_path = optarg; break;
 		case 'r': *ready = optarg; break;
@@ -155,13 +162,19 @@ static int parse_args(int argc, char **argv, const char **out_path, const char *
 				log_level++;
 			break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return 2;
+		case 'V': cli_version(PROG); return 0;
+		default: return cli_bad_option(PROG, argv, shortopts, opts);
 		}
 	}
-	if (optind >= argc || strcmp(argv[optind], "record") || !*out_path) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (optind >= argc)
+		return cli_bad_args(PROG, "missing the command: record");
+	if (strcmp(argv[optind], "record"))
+		return cli_bad_args(PROG, "unknown command '%s': the one command is record",
+				    argv[optind]);
+	if (optind + 1 < argc)
+		return cli_bad_args(PROG, "record takes no argument: '%s'", argv[optind + 1]);
+	if (!*out_path)
+		return cli_bad_args(PROG, "record needs --out FILE");
 	return -1;
 }
 
@@ -298,7 +311,7 @@ int main(int argc, char **argv)
 	json_object *probes = NULL;
 	int ret;
 
-	log_init("bpfwire-trace", LOG_WARN);
+	log_init(PROG, LOG_WARN);
 	ret = parse_args(argc, argv, &out_path, &ready);
 	if (ret >= 0)
 		return ret;

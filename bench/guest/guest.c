@@ -32,6 +32,7 @@
 #include <json-c/json.h>
 #include <bpf/libbpf.h>
 #include "args.h"		/* bpf/: the agent's address syntax */
+#include "cli.h"
 #include "errnames.h"
 #include "file.h"
 #include "frame.h"
@@ -53,15 +54,16 @@ static const char *cur_cmd = "";
 /* Every message of a subcommand starts "bpfwire-bench-guest SUBCOMMAND: ". */
 static char log_prog[64] = PROG;
 
+/* "bpfwire-bench-guest SUB: WHAT (bpfwire-bench-guest SUB --help for details)" */
 static int usage_error(const char *fmt, ...)
 {
+	char what[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_vmsg(LOG_WARN, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "Try '%s %s --help'.\n", PROG, cur_cmd);
-	return 2;
+	return cli_bad_args(log_prog, "%s", what);
 }
 
 static char *run_capture(const char *cmd, size_t max)
@@ -638,7 +640,7 @@ static int cmd_opens(int argc, char **argv)
 		case 'd': out.dev = optarg; break;
 		case 'j': out.json_path = optarg; break;
 		case 'h': opens_usage(stdout); return 0;
-		default: return usage_error("bad option");
+		default: return cli_bad_option(log_prog, argv, "h", lo);
 		}
 	}
 	if (optind < argc)
@@ -870,7 +872,7 @@ static int cmd_cost(int argc, char **argv)
 		case 'd': out.dev = optarg; break;
 		case 'j': out.json_path = optarg; break;
 		case 'h': cost_usage(stdout); return 0;
-		default: return usage_error("bad option");
+		default: return cli_bad_option(log_prog, argv, "h", lo);
 		}
 	}
 	if (optind < argc)
@@ -980,7 +982,7 @@ static int sendto_parse(int argc, char **argv, struct out *out, struct sendto_ar
 		case 'd': out->dev = optarg; break;
 		case 'j': out->json_path = optarg; break;
 		case 'h': sendto_usage(stdout); return 0;
-		default: return usage_error("bad option");
+		default: return cli_bad_option(log_prog, argv, "h", lo);
 		}
 	}
 	if (optind < argc)
@@ -1201,7 +1203,7 @@ static int pktgen_parse(int argc, char **argv, struct out *out, struct pktgen_ar
 		case 'w': if (opt_uint("--delay", optarg, 0, 1000000000, &a->delay)) return 2; break;
 		case 'j': out->json_path = optarg; break;
 		case 'h': pktgen_usage(stdout); return 0;
-		default: return usage_error("bad option");
+		default: return cli_bad_option(log_prog, argv, "h", lo);
 		}
 	}
 	if (optind < argc)
@@ -1415,17 +1417,35 @@ int main(int argc, char **argv)
 		{ "pktgen", cmd_pktgen }, { "cost", cmd_cost },
 	};
 
+	/* '+': stop at the subcommand, whose own parser takes the options after it. */
+	static const char shortopts[] = "+h";
+	static const struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	int c;
+
 	log_init(log_prog, LOG_INFO);
 	/* 10 significant digits: ns and rates, without %.17g's noise. */
 	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
-	if (argc < 2) {
-		usage(stderr);
-		return 2;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+		switch (c) {
+		case 'h': usage(stdout); return 0;
+		case 'V': cli_version(PROG); return 0;
+		default: return cli_bad_option(PROG, argv, shortopts, lo);
+		}
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+	if (optind == argc)
+		return cli_bad_args(PROG, "missing the subcommand: opens, sendto, pktgen or cost");
+	if (!strcmp(argv[optind], "help")) {
 		usage(stdout);
 		return 0;
 	}
+	argc -= optind - 1;
+	argv += optind - 1;
+	optind = 0;	/* full reset: the subcommand parser permutes, from after its name */
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		if (!strcmp(argv[1], cmds[i].name)) {
 			cur_cmd = cmds[i].name;
@@ -1434,7 +1454,5 @@ int main(int argc, char **argv)
 			return cmds[i].fn(argc - 1, argv + 1);
 		}
 	}
-	pr_warn("unknown subcommand '%s'", argv[1]);
-	usage(stderr);
-	return 2;
+	return cli_bad_args(PROG, "unknown subcommand '%s': opens, sendto, pktgen or cost", argv[1]);
 }
