@@ -294,6 +294,10 @@ static enum writer find_writer(struct lint *l, int idx, int *line)
 			return w;
 		}
 	}
+	/* A line before it had an error: what it would have written is unknown. */
+	for (int n = 1; n < r->line; n++)
+		if (l->skip[n])
+			return W_OTHER;
 	return W_NONE;
 }
 
