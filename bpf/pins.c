@@ -12,19 +12,10 @@
 #include "agent.h"
 #include "ksock_api.h"
 #include "loader.h"
+#include "status.h"
 
 static const enum bpfwire_via all_vias[] = {
 	BPFWIRE_VIA_KSOCK, BPFWIRE_VIA_NETPOLL, BPFWIRE_VIA_RINGBUF,
-};
-
-struct status {
-	struct bpfwire_info info;
-	struct bpfwire_stats k;		/* summed over CPUs */
-	struct bpfwire_stats u;		/* ringbuf: the agent's sendmsg half */
-	int have_u;
-	__u64 seq;
-	__u32 pending;			/* --batch: events in the open batch */
-	int agent_running;
 };
 
 static int read_map(const char *dir, const char *name, void *val)
@@ -128,7 +119,7 @@ static void totals(const struct status *st, struct bpfwire_stats *t, __u64 *queu
 		t->err[j] += st->u.err[j];
 }
 
-static json_object *status_json(const char *dir, const struct status *st)
+json_object *status_json(const char *dir, const struct status *st)
 {
 	const struct bpfwire_cfg *c = &st->info.cfg;
 	json_object *o = json_object_new_object(), *cnt, *errs, *ev;
@@ -264,9 +255,20 @@ static const char *installed_dir(const struct agent_opts *o, size_t i, char *dir
 	return access(dir, F_OK) ? NULL : dir;
 }
 
-int cmd_status(const struct agent_opts *o)
+json_object *status_doc(json_object *senders, int api)
 {
 	json_object *root = json_object_new_object();
+
+	json_object_object_add(root, "senders", senders);
+	/* The kernel's ksock API (ksock_api.h); null: none or no BTF. */
+	json_object_object_add(root, "ksock_api", api > 0 ?
+		json_object_new_string(ksock_api_name(api)) : NULL);
+	return root;
+}
+
+int cmd_status(const struct agent_opts *o)
+{
+	json_object *root;
 	json_object *arr = json_object_new_array();
 	char dir[PATH_MAX];
 	size_t i;
@@ -287,14 +289,7 @@ int cmd_status(const struct agent_opts *o)
 		else
 			status_text(dir, &st);
 	}
-	json_object_object_add(root, "senders", arr);
-	{
-		/* The kernel's ksock API (ksock_api.h); null: none or no BTF. */
-		int api = ksock_api_detect();
-
-		json_object_object_add(root, "ksock_api", api > 0 ?
-			json_object_new_string(ksock_api_name(api)) : NULL);
-	}
+	root = status_doc(arr, ksock_api_detect());
 	if (o->json)
 		printf("%s\n", json_object_to_json_string_ext(root,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));

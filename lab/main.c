@@ -17,6 +17,7 @@
 #include "kseries.h"
 #include "log.h"
 #include "lab.h"
+#include "lint.h"
 #include "run.h"
 #include "runner.h"
 #include "util.h"
@@ -31,7 +32,7 @@ static const char usage_main[] =
 "usage: bpfwire-lab [-v] COMMAND [ARGS]   (COMMAND --help for details)\n"
 "\n"
 "  up TOPOLOGY            boot a topology; returns when every guest is ready\n"
-"  check TOPOLOGY|SCENARIO...   parse without booting; errors as file:line (exit 2)\n"
+"  check TOPOLOGY|SCENARIO...   parse topologies, lint scenarios; errors as file:line (exit 2)\n"
 "  exec HOST -- CMD...    run CMD in HOST via qemu-ga; its stdout, stderr, status\n"
 "  spawn HOST -- CMD...   start CMD in the background; prints its guest pid\n"
 "  wait HOST PID          wait for a spawned command; its output and status\n"
@@ -205,27 +206,25 @@ static int load_topology(const char *arg, struct topology *t)
 	return 0;
 }
 
-static const char usage_check[] = "usage: bpfwire-lab check TOPOLOGY\n"
-"Parse TOPOLOGY (a file, or a name under topology/). Errors print as\n"
-"file:line: what is wrong, with exit status 2.\n";
+static const char usage_check[] = "usage: bpfwire-lab check TOPOLOGY|SCENARIO...\n"
+"Check each argument without booting anything. A TOPOLOGY (a .topo file, or\n"
+"a name under topology/) is parsed. A SCENARIO (a file, or a name under\n"
+"scenarios/, as `run` finds it; a name that is both is checked as both) is\n"
+"linted: what `run` checks before it boots (grammar, topology, hosts,\n"
+"interfaces, ${...} variables), then every check's ID.path against the\n"
+"fields bpfwire-recv --json (report) or bpfwire-agent status --json (stats)\n"
+"can print (receiver/recv-json.fields, bpf/status-json.fields), with a\n"
+"\"did you mean\" for a near miss, and every report/stats FILE against the\n"
+"exec/spawn commands before it that write ${SHARE}/FILE on that host.\n"
+"Every error prints as file:line: what is wrong; exit status 2 if any,\n"
+"else 0, with one line per scenario: PATH: ok, N steps, M checks.\n";
 
 static int cmd_check(int argc, char **argv)
 {
-	struct topology *t;
-	int ret;
-
 	COMMON(argc, argv, usage_check, NULL, NULL, NULL, NULL);
-	if (argc != 1)
-		return bad_args(argc, argv, "one TOPOLOGY");
-	t = malloc(sizeof(*t));
-	if (!t)
-		return LAB_FAIL;
-	ret = load_topology(argv[0], t);
-	if (!ret)
-		printf("%s: %d segment%s, %d host%s\n", t->path, t->nsegments, t->nsegments == 1 ? "" : "s",
-		       t->nhosts, t->nhosts == 1 ? "" : "s");
-	free(t);
-	return ret;
+	if (argc < 1)
+		return bad_args(argc, argv, "a TOPOLOGY or SCENARIO, or more");
+	return lint_check(argc, argv);	/* lint.c */
 }
 
 /* ---- up / bench-boot --------------------------------------------------- */
@@ -732,6 +731,12 @@ static int cmd_run(int argc, char **argv)
 		return LAB_EUSAGE;
 	}
 	ro.dry_run = opt_dry_run;
+	if (opt_dry_run) {	/* what `check` finds, before the kernel is resolved */
+		int ret = lint_check(1, argv);
+
+		if (ret)
+			return ret;
+	}
 	return runner_run(argv[0], &ro);
 }
 

@@ -35,8 +35,23 @@ const char *runner_scenario_dir(void)
 	return dir;
 }
 
-static int check_against_topology(const struct scenario *s, const struct topology *t)
+void runner_scenario_path(const char *name, char *path, size_t len)
 {
+	if (strchr(name, '/'))
+		snprintf(path, len, "%s", name);
+	else
+		snprintf(path, len, "%s/%s", runner_scenario_dir(), name);
+}
+
+void runner_topology_path(const struct scenario *s, char *path, size_t len)
+{
+	snprintf(path, len, "%s/topology/%s.topo", BPFWIRE_SOURCE_ROOT, s->topology);
+}
+
+int runner_check_topology(const struct scenario *s, const struct topology *t, FILE *err)
+{
+	int bad = 0;
+
 	for (int i = 0; i < s->nsteps; i++) {
 		const struct scn_step *st = &s->steps[i];
 		const struct topo_host *h;
@@ -45,17 +60,21 @@ static int check_against_topology(const struct scenario *s, const struct topolog
 			continue;
 		h = topo_host(t, st->host);
 		if (!h) {
-			fprintf(stderr, "%s:%d: host '%s' is not in topology %s\n",
+			fprintf(err, "%s:%d: host '%s' is not in topology %s\n",
 				s->path, st->line, st->host, t->path);
-			return -1;
-		}
-		if (st->iface[0] && topo_nic_index(h, st->iface) < 0) {
-			fprintf(stderr, "%s:%d: host '%s' has no interface '%s' in %s\n",
+			bad++;
+		} else if (st->iface[0] && topo_nic_index(h, st->iface) < 0) {
+			fprintf(err, "%s:%d: host '%s' has no interface '%s' in %s\n",
 				s->path, st->line, st->host, st->iface, t->path);
-			return -1;
+			bad++;
 		}
 	}
-	return 0;
+	if (t->nparts) {
+		fprintf(err, "%s: topology %s is split into parts; the runner drives a whole lab only\n",
+			s->path, t->path);
+		bad++;
+	}
+	return bad;
 }
 
 /*
@@ -318,24 +337,17 @@ static int runner_prepare(struct runner *rn, const char *name, const struct runn
 {
 	char path[PATH_MAX + 32], err[1024] = "";
 
-	if (strchr(name, '/'))
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "%s/%s", runner_scenario_dir(), name);
+	runner_scenario_path(name, path, sizeof(path));
 	if (scenario_parse(path, NULL, rn->s, err, sizeof(err))) {
 		pr_warn("run: %s", err);
 		if (!strchr(name, '/') && access(path, F_OK))
 			pr_warn("run: 'bpfwire-lab list' shows the scenarios");
 		return LAB_EUSAGE;
 	}
-	snprintf(path, sizeof(path), "%s/topology/%s.topo", BPFWIRE_SOURCE_ROOT, rn->s->topology);
-	if (topo_parse_file(path, rn->t, err, sizeof(err)) || check_against_topology(rn->s, rn->t)) {
+	runner_topology_path(rn->s, path, sizeof(path));
+	if (topo_parse_file(path, rn->t, err, sizeof(err)) || runner_check_topology(rn->s, rn->t, stderr)) {
 		if (err[0])
 			pr_warn("run: %s", err);
-		return LAB_EUSAGE;
-	}
-	if (rn->t->nparts) {
-		pr_warn("run: topology %s is split into parts; the runner drives a whole lab only", path);
 		return LAB_EUSAGE;
 	}
 	if (runner_kernel(rn, o))
@@ -514,6 +526,17 @@ out_free:
 	return failed;
 }
 
+bool runner_is_scenario_name(const char *name)
+{
+	/* README.md, link-flap.jq and TEMPLATE (no lowercase letter) are not scenarios */
+	if (name[0] == '.' || strchr(name, '.'))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (*p >= 'a' && *p <= 'z')
+			return true;
+	return false;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -536,8 +559,8 @@ int runner_list(FILE *f)
 		return LAB_FAIL;
 	}
 	while ((de = readdir(d)) && n < 256) {
-		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
-			continue;	/* README.md and friends are not scenarios */
+		if (!runner_is_scenario_name(de->d_name))
+			continue;
 		names[n++] = strdup(de->d_name);
 	}
 	closedir(d);

@@ -4,6 +4,7 @@
 #define BPFWIRE_LAB_RUNNER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct runner_opts {
@@ -22,11 +23,25 @@ struct runner_opts {
 
 /* Directory of the shipped scenarios (SOURCE/scenarios). */
 const char *runner_scenario_dir(void);
+/* NAME as `run` finds it: a path when it has a '/', else one under that directory. */
+void runner_scenario_path(const char *name, char *path, size_t len);
+/*
+ * What `run` checks before it boots, beyond the parse: every step's host
+ * and interface is in the topology, which is one whole lab. Prints each
+ * error as "file:line: what"; returns how many.
+ */
+struct scenario;
+struct topology;
+int runner_check_topology(const struct scenario *s, const struct topology *t, FILE *err);
+/* SOURCE/topology/NAME.topo for the scenario's `topology NAME`. */
+void runner_topology_path(const struct scenario *s, char *path, size_t len);
 /*
  * Run one scenario by name or path. Returns the verdict: 0 pass, 1 fail,
  * 2 usage, 77 not applicable to the kernel's series (or its kernel unbuilt).
  */
 int runner_run(const char *name, const struct runner_opts *o);
+/* A file in the scenarios folder that is a scenario to run: no dot, a lowercase letter. */
+bool runner_is_scenario_name(const char *name);
 /* Print every shipped scenario with its summary line. */
 int runner_list(FILE *f);
 

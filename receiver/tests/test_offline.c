@@ -4,7 +4,11 @@
  * binary (optionally under a wrapper such as valgrind), and check its exit
  * code and the structure of its JSON summary.
  *
- * usage: test_offline BPFWIRE-RECV [--wrap WRAPPER ARGS...]
+ * With --fields FILE (recv-json.fields), every summary it loads must have
+ * only fields that FILE lists: a field added to recv.c without its line
+ * there fails here.
+ *
+ * usage: test_offline BPFWIRE-RECV [--fields FILE] [--wrap WRAPPER ARGS...]
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -18,6 +22,7 @@
 #include <unistd.h>
 
 #include "craft.h"
+#include "fields.h"
 #include "parse.h"
 #include "tap.h"
 #include "wire.h"
@@ -29,6 +34,8 @@ static char **wrap;
 static int nwrap;
 static char dir[] = "/tmp/bpfwire-recv-test-XXXXXX";
 static char out_path[512], err_path[512];
+static struct fields *fields;
+static int fields_leaves;
 
 static char *path(const char *name)
 {
@@ -117,12 +124,25 @@ static int failed_has(json_object *root, const char *name)
 	return 0;
 }
 
+static void field_bad(void *ctx, const char *path, const char *why)
+{
+	printf("# %s: %s %s\n", (const char *)ctx, path, why);
+}
+
 static json_object *load(const char *p)
 {
 	json_object *o = json_object_from_file(p);
+	char name[600];
+	int n = 0;
 
 	if (!o)
 		printf("# couldn't parse %s: %s\n", p, json_util_get_last_err());
+	if (o && fields) {
+		snprintf(name, sizeof(name), "%s: every leaf is in %s", strrchr(p, '/') + 1,
+			 fields_path(fields));
+		ASSERT_EQ(fields_check_json(fields, o, field_bad, (void *)p, &n), 0, name);
+		fields_leaves += n;
+	}
 	return o;
 }
 
@@ -542,10 +562,21 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s BPFWIRE-RECV [--wrap CMD ARGS...]\n", argv[0]);
+		fprintf(stderr, "usage: %s BPFWIRE-RECV [--fields FILE] [--wrap CMD ARGS...]\n", argv[0]);
 		return 2;
 	}
 	recv_path = argv[1];
+	if (argc > 3 && !strcmp(argv[2], "--fields")) {
+		char err[512];
+
+		fields = fields_load(argv[3], err, sizeof(err));
+		if (!fields) {
+			fprintf(stderr, "%s\n", err);
+			return 2;
+		}
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc > 3 && !strcmp(argv[2], "--wrap")) {
 		wrap = argv + 3;
 		nwrap = argc - 3;
@@ -565,7 +596,10 @@ int main(int argc, char **argv)
 	test_sll();
 	test_key_file();
 	test_bad_input();
+	if (fields)
+		ASSERT_GE(fields_leaves, 500, "the summaries had leaves to check");
 out:
+	fields_free(fields);
 	i = tap_done();
 	if (!getenv("BPFWIRE_KEEP_TEST_DIR")) {
 		char cmd[600];
