@@ -1168,7 +1168,7 @@ int bench_report(const char *run, FILE *out, char *err, size_t errlen)
 	read_text(run, "clocksource", rp->clocksource, sizeof(rp->clocksource));
 	/* refined-jiffies ticks in 4 ms: no latency can be read off it. */
 	if (strcmp(rp->clocksource, "tsc")) {
-		snprintf(err, errlen, "the sender's clocksource is '%s', not tsc (DESIGN.md: the lab "
+		snprintf(err, errlen, "the sender's clocksource is '%s', not tsc (bench/README.md: the lab "
 			 "passes tsc_early_khz and tsc=reliable)", rp->clocksource);
 		goto out;
 	}

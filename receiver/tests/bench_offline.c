@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 	c = craft_pcap_open(pcap_path, DLT_EN10MB);
 	if (!c)
 		goto out;
-	/* 64-byte payloads, as in the DESIGN.md rate measurements. */
+	/* 64-byte payloads, as in the rate measurements of docs/measurements.md. */
 	for (i = 0; i < n; i++) {
 		uint32_t len = craft_wire(dg, (uint32_t)(i % 4) + 1, i / 4 + 1,
 					  BPFWIRE_EV_TEST, payload, sizeof(payload));
