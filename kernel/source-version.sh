@@ -111,6 +111,17 @@ ksrc_hunks() {
 		}' "$1"
 }
 
+# ksrc_patch_files PATCH: the paths PATCH touches, one a line. git apply
+# run inside a repository's subdirectory (a meson build directory) ignores
+# paths outside it, so this runs in an empty directory outside any.
+ksrc_patch_files() {
+	local tmp patch
+	patch=$(realpath "$1") tmp=$(mktemp -d)
+	(cd "$tmp" && env -u GIT_INDEX_FILE GIT_CEILING_DIRECTORIES="$tmp" \
+		git apply --numstat "$patch") | cut -f3 || true
+	rmdir "$tmp"
+}
+
 # ksrc_rejects SRC PATCH: FILE TAB N for each hunk that does not match the
 # files as SRC's index has them (GIT_INDEX_FILE). git apply stops a file at
 # its first bad hunk; --reject goes on, so this runs it on a copy of the
@@ -120,7 +131,7 @@ ksrc_rejects() {
 	tmp=$(mktemp -d)
 	mkdir "$tmp/t"
 	# Files the patch creates are in no index: checkout-index skips them.
-	git apply --numstat "$patch" 2>/dev/null | cut -f3 |
+	ksrc_patch_files "$patch" |
 		(cd "$src" && xargs -r -d '\n' git checkout-index --prefix="$tmp/t/" -- 2>/dev/null) || true
 	(cd "$tmp/t" && env -u GIT_INDEX_FILE GIT_CEILING_DIRECTORIES="$tmp" \
 		git apply --reject --verbose "$patch" 2>&1) |
