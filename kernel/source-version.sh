@@ -49,8 +49,15 @@ ksrc_read() {
 			--no-wildcards-match-slash '*/Makefile' 2>/dev/null | ksrc_makefile_version) || KSRC_KERNEL=
 	fi
 	if [ -f "$tarball" ] && command -v dpkg-query >/dev/null 2>&1; then
-		owner=$(dpkg-query -S "$(realpath "$tarball")" 2>/dev/null | sed -n '1s/[:,].*//p') || owner=
-		[ -z "$owner" ] || KSRC_PKG=$(dpkg-query -W -f='${Version}' "$owner" 2>/dev/null) || KSRC_PKG=
+		# dpkg-query -S reads every package's file list (0.3 s); the usual
+		# tarball's owner is known.
+		if [ "$(realpath "$tarball")" = "/usr/src/$KSRC_PACKAGE.tar.xz" ]; then
+			owner=$KSRC_PACKAGE
+		else
+			owner=$(dpkg-query -S "$(realpath "$tarball")" 2>/dev/null | sed -n '1s/[:,].*//p') || owner=
+		fi
+		[ -z "$owner" ] || KSRC_PKG=$(dpkg-query -W -f='${Status}\t${Version}\n' "$owner" 2>/dev/null |
+			awk -F'\t' '$1 ~ / installed$/ { print $2 }') || KSRC_PKG=
 	fi
 	if [ -n "$KSRC_PKG" ]; then
 		KSRC_DESC="$KSRC_PACKAGE $KSRC_PKG (Linux ${KSRC_KERNEL:-version unreadable})"
