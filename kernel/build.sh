@@ -27,7 +27,10 @@ the patch series (DIR/series, then the fixes' DIR/series when given).
 --localversion appends SUFFIX to the release (-bpfwire-seed names a kernel
 built without the fixes) without touching the config. Fragments are merged in order over allnoconfig and
 kvm_guest.config. Progress is one line per phase: unpack, patch, config,
-build (a line every 30 s with the objects compiled), btf.
+build (a line every 30 s with the objects compiled), btf. After unpacking,
+one line names the source version and whether kernel/source-versions lists
+it (a warning if not); a patch that does not apply is an error naming the
+version, the patch file and its hunks, with the pin or refresh to do.
 USAGE
 }
 
