@@ -20,7 +20,7 @@ KSRC_PACKAGE=linux-source-6.12
 # BPFWIRE_SOURCE_VERSIONS names another list (check-apply-error.sh uses it
 # to see the message for a version that is not listed).
 KSRC_VERSIONS=${BPFWIRE_SOURCE_VERSIONS:-$(dirname "$(realpath "${BASH_SOURCE[0]}")")/source-versions}
-KSRC_TARBALL= KSRC_PKG= KSRC_KERNEL= KSRC_DESC=
+KSRC_PKG= KSRC_KERNEL= KSRC_DESC=
 
 # Makefile on stdin -> VERSION.PATCHLEVEL.SUBLEVEL[EXTRAVERSION].
 ksrc_makefile_version() {
@@ -39,7 +39,7 @@ ksrc_makefile_version() {
 # for both.
 ksrc_read() {
 	local tarball=$1 src=${2:-} owner
-	KSRC_TARBALL=$tarball KSRC_PKG= KSRC_KERNEL=
+	KSRC_PKG= KSRC_KERNEL=
 	if [ -n "$src" ] && git -C "$src" rev-parse -q --verify pristine >/dev/null 2>&1; then
 		KSRC_KERNEL=$(git -C "$src" show pristine:Makefile 2>/dev/null | ksrc_makefile_version) || KSRC_KERNEL=
 	elif [ -f "$tarball" ]; then
