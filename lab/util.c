@@ -28,7 +28,8 @@ static void on_signal(int sig)
 
 void lab_install_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	/* SA_RESTART: a read in progress is no place to end; the waits poll lab_interrupted */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
