@@ -176,7 +176,7 @@ static void print_reports(FILE *f, json_object *reports)
 	}
 }
 
-static void write_summary(struct runner *rn, const char *verdict, const char *reason,
+void runner_write_summary(struct runner *rn, const char *verdict, const char *reason,
 			  int splats, const char *splat_text)
 {
 	json_object *root = json_object_new_object();
@@ -371,7 +371,7 @@ static int runner_prepare(struct runner *rn, const char *name, const struct runn
 }
 
 /* Every step in order; after the first failure the rest are recorded as skipped. */
-static int run_steps(struct runner *rn, int failed, char *reason, size_t rlen)
+int runner_steps(struct runner *rn, int failed, char *reason, size_t rlen)
 {
 	int nsteps = rn->s->nsteps;
 
@@ -426,7 +426,7 @@ static int run_on_lab(struct runner *rn, const struct runner_opts *o, char *reas
 		failed = LAB_FAIL;
 		printf("FAIL: %s\n", reason);
 	}
-	failed = run_steps(rn, failed, reason, rlen);
+	failed = runner_steps(rn, failed, reason, rlen);
 	if (o->trace && !lab_interrupted) {
 		char why[512] = "";
 
@@ -511,7 +511,7 @@ int runner_run(const char *name, const struct runner_opts *o)
 		failed = run_on_lab(&rn, o, reason, sizeof(reason));
 		failed = finish_lab(&rn, o, failed, reason, sizeof(reason), &splats, &splat_text);
 	}
-	write_summary(&rn, failed ? "FAIL" : "PASS", reason, splats, splat_text);
+	runner_write_summary(&rn, failed ? "FAIL" : "PASS", reason, splats, splat_text);
 	if (rn.lab)
 		lab_free(rn.lab);
 	printf("%s: %s%s%s\n", rn.s->name, failed ? "FAIL" : "PASS", reason[0] ? ": " : "", reason);
