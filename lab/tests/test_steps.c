@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "splat.h"
 #include "steps.h"
 #include "tap.h"
 #include "util.h"
@@ -22,18 +23,20 @@ static char top[] = "/tmp/test_steps-XXXXXX";
 
 /*
  * One run of `report rx r rx.json` (and a check when a report holds)
- * over RUN=top/NAME with rx.json holding json; in a child, which exits 0
- * once both summaries are written.
+ * over RUN=top/NAME with rx.json holding json, and a console whose splats
+ * splat_scan quotes, as finish_lab has it; in a child, which exits 0 once
+ * both summaries are written.
  */
-static void run_case(const char *name, const char *json, int splats, const char *splat_text)
+static void run_case(const char *name, const char *json, const char *console)
 {
 	static const char text[] = "summary reports from a guest\ntopology pair\n"
 				   "report rx r rx.json\ncheck rx.n == 1\n";
 	struct scenario *s = calloc(1, sizeof(*s));
 	struct lab_run *lab = calloc(1, sizeof(*lab));
 	struct runner rn = { .s = s, .lab = lab };
-	char err[512], reason[1024] = "", path[PATH_MAX + 64];
-	int failed;
+	char err[512], reason[1024] = "", path[PATH_MAX + 64], *splat_text = NULL;
+	size_t splat_len = 0;
+	int failed, splats = 0;
 
 	if (!s || !lab || scenario_parse("t", text, s, err, sizeof(err))) {
 		fprintf(stderr, "scenario: %s\n", err);
@@ -57,6 +60,14 @@ static void run_case(const char *name, const char *json, int splats, const char 
 	rn.reports = json_object_new_object();
 	rn.t0 = now_s();
 	failed = runner_steps(&rn, 0, reason, sizeof(reason));
+	if (console) {
+		FILE *mf = open_memstream(&splat_text, &splat_len);
+
+		if (!mf)
+			_exit(3);
+		splats = splat_scan(console, strlen(console), mf, "r (console)");
+		fclose(mf);
+	}
 	runner_write_summary(&rn, failed ? "FAIL" : "PASS", reason, splats, splat_text);
 	printf("%s: %s%s%s\n", s->name, failed ? "FAIL" : "PASS", reason[0] ? ": " : "", reason);
 	fflush(stdout);
@@ -64,13 +75,13 @@ static void run_case(const char *name, const char *json, int splats, const char 
 }
 
 /* Runs the case in a child; true when it ended by exit 0. */
-static bool fork_case(const char *name, const char *json, int splats, const char *splat_text)
+static bool fork_case(const char *name, const char *json, const char *console)
 {
 	int st = 0;
 	pid_t pid = fork();
 
 	if (pid == 0)
-		run_case(name, json, splats, splat_text);
+		run_case(name, json, console);
 	if (pid < 0 || waitpid(pid, &st, 0) != pid)
 		return false;
 	if (WIFSIGNALED(st))
@@ -108,7 +119,7 @@ static void test_bad_reports(void)
 
 		snprintf(name, sizeof(name), "report %s", b->name);
 		tap_case_begin(name);
-		ASSERT_TRUE(fork_case(b->name, b->json, 0, NULL), "the runner ends by itself");
+		ASSERT_TRUE(fork_case(b->name, b->json, NULL), "the runner ends by itself");
 		sum = case_file(b->name, "summary.json");
 		txt = case_file(b->name, "summary.txt");
 		ASSERT_OK_PTR(sum, "summary.json is written");
@@ -136,6 +147,59 @@ static void test_bad_reports(void)
 	}
 }
 
+/* true when text has a line that starts with prefix */
+static bool has_line(const char *text, const char *prefix)
+{
+	for (const char *p = text; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, prefix, strlen(prefix)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * item 12: report keys and values, and console quotes, reach summary.txt
+ * and the terminal escaped: no ESC, no line of a guest's making.
+ */
+static void test_forged_summary(void)
+{
+	static const char json[] =
+		"{ \"n\": 1, \"\\u001b[2J\\u001b[H\": 7,"
+		" \"x\\nconsole splats: 0\\nverdict\": 2,"
+		" \"title\": \"\\u001b]0;pwned\\u0007\\r\\u009b31m\" }";
+	static const char console[] = "[ 0.5] booting\n[ 1.0] BUG: \x1b[8mhidden\x1b[0m\r\n"
+				      "console splats: 0\n";
+	char *sum, *txt, *out;
+
+	tap_case_begin("a report's keys and values and a console quote forge nothing");
+	ASSERT_TRUE(fork_case("forged", json, console), "the runner ends by itself");
+	sum = case_file("forged", "summary.json");
+	txt = case_file("forged", "summary.txt");
+	out = case_file("forged", "stdout");
+	if (ASSERT_OK_PTR(txt, "summary.txt is written")) {
+		ASSERT_TRUE(!strchr(txt, '\x1b'), "summary.txt holds no ESC");
+		ASSERT_TRUE(!strchr(txt, '\r') && !strchr(txt, '\a'), "nor CR nor BEL");
+		ASSERT_TRUE(!strstr(txt, "\xc2\x9b"), "nor a C1 CSI");
+		ASSERT_FALSE(has_line(txt, "console splats: 0"), "no forged 'console splats: 0' line");
+		ASSERT_TRUE(has_line(txt, "console splats: 1"), "the true 'console splats: 1' line");
+		ASSERT_HAS(txt, "x\\nconsole splats: 0\\nverdict=2", "the key is quoted on its line, escaped");
+		ASSERT_HAS(txt, "    console splats: 0\n", "the console's own line is quoted, indented");
+		ASSERT_HAS(txt, "\\x1b[2J", "ESC written as \\x1b");
+		ASSERT_HAS(txt, "BUG: \\x1b[8mhidden", "the console quote escaped too");
+	}
+	if (ASSERT_OK_PTR(sum, "summary.json is written"))
+		ASSERT_TRUE(!strchr(sum, '\x1b') && !strchr(sum, '\a'),
+			    "summary.json holds no raw ESC or BEL (JSON's \\u001b)");
+	if (ASSERT_OK_PTR(out, "the runner printed its lines"))
+		ASSERT_TRUE(!strchr(out, '\x1b'), "the terminal gets no ESC");
+	free(sum);
+	free(txt);
+	free(out);
+	tap_case_end();
+}
+
 int main(void)
 {
 	char cmd[64];
@@ -143,6 +207,7 @@ int main(void)
 	if (!mkdtemp(top))
 		return tap_skip_all("no temp dir");
 	test_bad_reports();
+	test_forged_summary();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
 	if (system(cmd))
 		printf("# couldn't remove %s\n", top);
