@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * TAP, issue 32: what a guest writes into its share cannot abort the runner
- * nor forge its summary. The steps run without a guest: a lab_run with one
+ * nor forge its summary, and dir_empty clears a share without following a
+ * link in it. The steps run without a guest: a lab_run with one
  * guest 'r' whose share is a temp dir, the runner's step loop and summary
  * writer called directly, each case in a child so an abort is a failure
  * and not the end of the test.
@@ -200,6 +201,47 @@ static void test_forged_summary(void)
 	tap_case_end();
 }
 
+/* item 13: what util.c's dir_empty (at each up) does to links a guest left in its share. */
+static void test_share_empty(void)
+{
+	char share[PATH_MAX], out[PATH_MAX], p[PATH_MAX + 32], q[PATH_MAX + 32];
+	char *keep;
+
+	tap_case_begin("dir_empty empties a share without following a link in it");
+	snprintf(share, sizeof(share), "%s/share", top);
+	snprintf(out, sizeof(out), "%s/outside", top);
+	snprintf(p, sizeof(p), "%s/sub/deeper", share);
+	mkdir_p(p, 0755);
+	snprintf(p, sizeof(p), "%s/dir", out);
+	mkdir_p(p, 0755);
+	snprintf(p, sizeof(p), "%s/dir/keep", out);
+	write_file(p, "keep");
+	snprintf(p, sizeof(p), "%s/rx.json", share);
+	write_file(p, "{\"valid\": 999}");
+	snprintf(p, sizeof(p), "%s/dir", out);
+	snprintf(q, sizeof(q), "%s/dir-link", share);
+	ASSERT_OK(symlink(p, q), "a link to a host dir");
+	snprintf(q, sizeof(q), "%s/sub/deeper/dir-link", share);
+	ASSERT_OK(symlink(p, q), "one deeper down");
+	snprintf(p, sizeof(p), "%s/dir/keep", out);
+	snprintf(q, sizeof(q), "%s/file-link", share);
+	ASSERT_OK(symlink(p, q), "a link to a host file");
+	ASSERT_OK(dir_empty(share), "dir_empty");
+	ASSERT_OK(rmdir(share), "the share is left, and empty");
+	keep = read_file(p, NULL);
+	ASSERT_STREQ(keep ? keep : "(gone)", "keep", "what the links pointed to is untouched");
+	free(keep);
+	/* the share itself a link: refused, not followed */
+	snprintf(p, sizeof(p), "%s/dir", out);
+	ASSERT_OK(symlink(p, share), "a share that is a link");
+	ASSERT_EQ(dir_empty(share), -ENOTDIR, "dir_empty refuses it (O_NOFOLLOW | O_DIRECTORY)");
+	snprintf(p, sizeof(p), "%s/dir/keep", out);
+	ASSERT_TRUE(file_exists(p), "and its target keeps its file");
+	ASSERT_OK(rm_rf(share), "rm_rf removes the link");
+	ASSERT_TRUE(file_exists(p), "not what it points to");
+	tap_case_end();
+}
+
 int main(void)
 {
 	char cmd[64];
@@ -208,6 +250,7 @@ int main(void)
 		return tap_skip_all("no temp dir");
 	test_bad_reports();
 	test_forged_summary();
+	test_share_empty();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
 	if (system(cmd))
 		printf("# couldn't remove %s\n", top);
