@@ -27,9 +27,14 @@ const char *splat_match(const char *line, size_t len)
 	return NULL;
 }
 
-/* A guest's line: escaped (escape.h), NULs included, so it cannot end the quote or forge one. */
+/*
+ * A guest's line: escaped (escape.h), NULs included, so it cannot end the
+ * quote or forge one. The serial console ends lines in CRLF: not quoted.
+ */
 static void quote_line(FILE *f, const char *line, size_t len)
 {
+	while (len && line[len - 1] == '\r')
+		len--;
 	fputs("    ", f);
 	esc_fwrite(f, line, len, 0);
 	fputc('\n', f);

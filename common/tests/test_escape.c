@@ -72,7 +72,8 @@ static void test_cut(void)
 /* A console quote is a guest's text: escaped, one quoted line per console line. */
 static void test_splat_quote(void)
 {
-	static const char console[] = "boot\n[ 1.0] BUG: \x1b[8mhidden\x1b[0m\r\nconsole splats: 0\x1b[A\n";
+	static const char console[] = "boot\r\n[ 1.0] BUG: \x1b[8mhidden\x1b[0m\rx\r\n"
+				      "console splats: 0\x1b[A\r\n";
 	char *q = NULL;
 	size_t qlen = 0;
 	FILE *f = open_memstream(&q, &qlen);
@@ -82,7 +83,8 @@ static void test_splat_quote(void)
 		ASSERT_EQ(splat_scan(console, sizeof(console) - 1, f, "r"), 1, "one splat");
 		fclose(f);
 		ASSERT_TRUE(!strchr(q, '\x1b') && !strchr(q, '\r'), "no ESC, no CR in the quote");
-		ASSERT_HAS(q, "    [ 1.0] BUG: \\x1b[8mhidden\\x1b[0m\\r\n", "the line, escaped");
+		ASSERT_HAS(q, "    [ 1.0] BUG: \\x1b[8mhidden\\x1b[0m\\rx\n",
+			   "the line escaped, its CR too, the serial console's CRLF as a newline");
 		ASSERT_HAS(q, "    console splats: 0\\x1b[A\n", "the next line indented, escaped");
 	}
 	free(q);
