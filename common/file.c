@@ -39,7 +39,7 @@ static char *read_fd(int fd, size_t *len)
 
 	if (fd < 0)
 		return NULL;
-	do {
+	for (;;) {
 		if (cap - n < 4096) {
 			size_t ncap = cap ? cap * 2 : 8192;
 			char *nb = realloc(buf, ncap);
@@ -55,7 +55,7 @@ static char *read_fd(int fd, size_t *len)
 		}
 		r = read(fd, buf + n, cap - n - 1);
 		if (r < 0 && errno == EINTR)
-			continue;
+			continue;	/* a signal is no end of file: read on */
 		if (r < 0) {
 			int e = errno;
 
@@ -64,8 +64,10 @@ static char *read_fd(int fd, size_t *len)
 			errno = e;
 			return NULL;
 		}
+		if (r == 0)
+			break;
 		n += (size_t)r;
-	} while (r > 0);
+	}
 	close(fd);
 	buf[n] = '\0';
 	if (len)

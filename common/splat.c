@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <string.h>
 
+#include "escape.h"
 #include "splat.h"
 
 const char *const splat_patterns[] = {
@@ -26,11 +27,16 @@ const char *splat_match(const char *line, size_t len)
 	return NULL;
 }
 
+/*
+ * A guest's line: escaped (escape.h), NULs included, so it cannot end the
+ * quote or forge one. The serial console ends lines in CRLF: not quoted.
+ */
 static void quote_line(FILE *f, const char *line, size_t len)
 {
+	while (len && line[len - 1] == '\r')
+		len--;
 	fputs("    ", f);
-	for (size_t i = 0; i < len; i++)
-		fputc(line[i] ? line[i] : '?', f);	/* NULs must not end the quote */
+	esc_fwrite(f, line, len, 0);
 	fputc('\n', f);
 }
 

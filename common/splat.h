@@ -17,7 +17,8 @@ const char *splat_match(const char *line, size_t len);
 /*
  * Scans all len bytes of text, NUL bytes included (a truncated console
  * starts with NULs). Returns the number of splat lines; when quote is
- * given, each is quoted there, with up to 11 lines after it, under label.
+ * given, each is quoted there, with up to 11 lines after it, under label,
+ * escaped (escape.h): a console is the guest's text.
  */
 int splat_scan(const char *text, size_t len, FILE *quote, const char *label);
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "errnames.h"
+#include "escape.h"
 #include "lab.h"
 #include "log.h"
 #include "netns.h"
@@ -382,8 +383,12 @@ int lab_netem(struct lab_run *r, const char *host, const char *iface, char *cons
 	}
 	ret = lab_exec(r, host, a.v, 10000, &res);
 	if (!ret && (res.exitcode || res.signal)) {
-		pr_warn("%s: netem on %s: tc failed (status %d): %s", host, iface, res.exitcode,
-			res.err ? res.err : "");
+		char msg[512] = "";
+
+		/* the guest's stderr, on one escaped line */
+		if (res.err)
+			esc_str(msg, sizeof(msg), res.err, strlen(res.err), 0);
+		pr_warn("%s: netem on %s: tc failed (status %d): %s", host, iface, res.exitcode, msg);
 		ret = -1;
 	}
 	qga_result_free(&res);

@@ -391,6 +391,12 @@ static const struct option timeout_opts[] = {
 	{ 0 }
 };
 
+/*
+ * Raw, byte for byte: `exec` is the user asking for the command's output,
+ * as with ssh HOST CMD, and it may be piped into a file or a tool. The
+ * runner's logs and summaries, which nobody asked a guest to write into,
+ * escape it (escape.h).
+ */
 static int print_result(struct qga_result *res)
 {
 	int st;

@@ -129,6 +129,7 @@ int remote_layout(struct lab_run *r, const struct topology *t, const char *part)
 {
 	char buf[PATH_MAX + 64];
 	unsigned k = 0;
+	int e;
 
 	r->nremotes = 0;
 	r->nlinks = 0;
@@ -156,6 +157,12 @@ int remote_layout(struct lab_run *r, const struct topology *t, const char *part)
 		if (snprintf(buf, sizeof(buf), "%s/hosts/%s", r->results, h->name) >= (int)sizeof(m->dir) ||
 		    mkdir_p(buf, 0755)) {
 			pr_warn("couldn't create %s/hosts/%s: %s", r->results, h->name, errno_str(errno));
+			return -1;
+		}
+		/* a reused results dir: no stale fetched report may answer this run */
+		e = dir_empty(buf);
+		if (e) {
+			pr_warn("couldn't empty %s, the share of an earlier run: %s", buf, errno_str(e));
 			return -1;
 		}
 		snprintf(m->dir, sizeof(m->dir), "%.4095s", buf);

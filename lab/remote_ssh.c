@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "errnames.h"
+#include "escape.h"
 #include "lab.h"
 #include "log.h"
 #include "netns.h"
@@ -163,7 +164,7 @@ int ssh_run(const struct lab_run *r, const struct lab_remote *m, const char *cmd
 	return 0;
 }
 
-/* The last line of ssh's stderr, for a message. */
+/* The last line of ssh's stderr, for a message: escaped, the remote wrote it. */
 void ssh_last_line(const struct qga_result *res, char *out, size_t len)
 {
 	const char *s = res->err ? res->err : "";
@@ -174,7 +175,7 @@ void ssh_last_line(const struct qga_result *res, char *out, size_t len)
 	start = end;
 	while (start > s && start[-1] != '\n')
 		start--;
-	snprintf(out, len, "%.*s", (int)(end - start), start);
+	esc_str(out, len, start, (size_t)(end - start), 0);
 }
 
 /* The argv as one shell command line (as qemu-ga would run the argv). */

@@ -222,6 +222,7 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 {
 	struct lab_guest *g = &r->guests[h];
 	const struct topo_host *th = &t->hosts[h];
+	int ret;
 
 	snprintf(g->name, sizeof(g->name), "%s", th->name);
 	if (snprintf(g->dir, sizeof(g->dir), "%s/hosts/%s", r->results, th->name) >= (int)sizeof(g->dir) ||
@@ -234,6 +235,12 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 	g->t_kernel = g->t_ready = -1;
 	if (mkdir_p(g->dir, 0755)) {
 		pr_warn("couldn't create %s: %s", g->dir, errno_str(errno));
+		return LAB_FAIL;
+	}
+	/* a reused results dir: nothing a past guest left may answer this run */
+	ret = dir_empty(g->dir);
+	if (ret) {
+		pr_warn("couldn't empty %s, the share of an earlier run: %s", g->dir, errno_str(ret));
 		return LAB_FAIL;
 	}
 	g->nnics = th->nnics;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "errnames.h"
+#include "escape.h"
 #include "lab.h"
 #include "log.h"
 #include "splat.h"
@@ -45,16 +46,21 @@ void console_tail(const struct lab_run *r, const struct lab_guest *g, int lines)
 		free(text);
 		snprintf(path, sizeof(path), "%s/qemu.log", g->dir);
 		text = read_file(path, &len);
-		if (text && len)
-			fprintf(stderr, "--- %s: qemu.log ---\n%s\n---\n", g->name, text);
+		if (text && len) {
+			fprintf(stderr, "--- %s: qemu.log ---\n", g->name);
+			esc_fwrite(stderr, text, len, ESC_KEEP_NL);	/* QEMU quotes the guest */
+			fputs("\n---\n", stderr);
+		}
 		free(text);
 		return;
 	}
 	for (p = text + len; p > text; p--)
 		if (p[-1] == '\n' && p != text + len && ++seen > lines)
 			break;
-	fprintf(stderr, "--- %s: last %d lines of %s ---\n%s%s---\n", g->name, lines, path, p,
-		text[len - 1] == '\n' ? "" : "\n");
+	/* the guest's own words: escaped for the terminal */
+	fprintf(stderr, "--- %s: last %d lines of %s ---\n", g->name, lines, path);
+	esc_fwrite(stderr, p, (size_t)(text + len - p), ESC_KEEP_NL);
+	fprintf(stderr, "%s---\n", text[len - 1] == '\n' ? "" : "\n");
 	free(text);
 }
 

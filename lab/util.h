@@ -15,7 +15,12 @@
 extern volatile sig_atomic_t lab_interrupted;
 void lab_install_signals(void);
 
+/*
+ * rm -rf, and the same for what is in a dir (the dir stays): by fd, a link
+ * is removed, never followed (a guest's share may hold any). 0 or -errno.
+ */
 int rm_rf(const char *path);
+int dir_empty(const char *path);
 /* First executable named prog in PATH (or prog itself if it has a '/'). */
 bool find_program(const char *prog, char *out, size_t outlen);
 
