@@ -151,6 +151,8 @@ static int trace_report(struct runner *rn, char *why, size_t whylen)
 	snprintf(tool, sizeof(tool), "%s/trace/bpfwire-path", BPFWIRE_BUILD_ROOT);
 	r = run_cmd(argv, NULL, out, sizeof(out));
 	esc_fputs(stdout, out, ESC_KEEP_NL);	/* it quotes the guests' records */
+	if (out[0])
+		putchar('\n');	/* run_cmd strips the last newline */
 	if (r) {
 		why_set(why, whylen, "bpfwire-path %s failed (exit %d)", rn->results, r);
 		return -1;
