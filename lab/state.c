@@ -56,6 +56,7 @@ static json_object *remotes_json(const struct lab_run *r)
 		PUT_INT(e, "port", m->port);
 		PUT_STR(e, "key", m->key);
 		PUT_STR(e, "dir", m->dir);
+		PUT_STR(e, "rbase", m->rbase);
 		PUT_STR(e, "rdir", m->rdir);
 		PUT_STR(e, "lab_addr", m->lab_addr);
 		PUT_DBL(e, "uptime0", m->uptime0);
@@ -207,6 +208,7 @@ static void load_remotes(json_object *o, struct lab_run *r)
 		m->port = (unsigned)get_int(e, "port");
 		get_str(e, "key", m->key, sizeof(m->key));
 		get_str(e, "dir", m->dir, sizeof(m->dir));
+		get_str(e, "rbase", m->rbase, sizeof(m->rbase));
 		get_str(e, "rdir", m->rdir, sizeof(m->rdir));
 		get_str(e, "lab_addr", m->lab_addr, sizeof(m->lab_addr));
 		m->uptime0 = get_dbl(e, "uptime0");
