@@ -175,6 +175,49 @@ static void progress(const struct lab_up_opts *o, double t0, const char *name, c
 	fflush(stdout);
 }
 
+int lab_guest_path(const struct lab_run *r, const char *host, const char *file, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/guests/%s%s%s", r->results, host, file ? "/" : "", file ? file : "");
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int lab_claim_results(const char *dir, char *out, size_t len)
+{
+	char path[PATH_MAX], real[PATH_MAX], *slash;
+	struct stat st;
+	int fd, e;
+
+	if (!*dir || snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	while ((slash = strrchr(path, '/')) && slash != path && !slash[1])
+		*slash = '\0';	/* "DIR/" is DIR */
+	slash = strrchr(path, '/');
+	if (slash && slash != path) {
+		*slash = '\0';
+		e = mkdir_p(path, 0755);
+		if (e)
+			return e;
+		*slash = '/';
+	}
+	/* mkdir's EEXIST says someone was first: then it must be root's own */
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP || errno == ENOTDIR ? -EPERM : -errno;
+	e = fstat(fd, &st) ? -errno : 0;
+	close(fd);
+	if (e)
+		return e;
+	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return -EPERM;
+	/* the last component is no link, so realpath only resolves the parents */
+	if (!realpath(path, real))
+		return -errno;
+	return snprintf(out, len, "%s", real) >= (int)len ? -ENAMETOOLONG : 0;
+}
+
 /* Run id (attempt k of a generated one), netns, state dir and results dir; nothing is created yet. */
 static int up_names(const struct lab_up_opts *o, const struct topology *t, struct lab_run *r, unsigned k)
 {
@@ -196,9 +239,12 @@ static int up_names(const struct lab_up_opts *o, const struct topology *t, struc
 	snprintf(r->netns, sizeof(r->netns), "bpfwire-%s", r->id);
 	snprintf(r->statedir, sizeof(r->statedir), "%s/%s", LAB_STATE_ROOT, r->id);
 	if (o->results) {
-		if (!realpath(o->results, path) && (mkdir_p(o->results, 0755) || !realpath(o->results, path))) {
-			pr_warn("couldn't create results dir %s: %s", o->results, errno_str(errno));
-			return LAB_FAIL;
+		int e = lab_claim_results(o->results, path, sizeof(path));
+
+		if (e) {
+			pr_warn("results dir %s: %s", o->results, e == -EPERM ? "refused: it must be a directory "
+				"of root's that no one else can write, not a link" : errno_str(e));
+			return e == -EPERM ? LAB_EUSAGE : LAB_FAIL;
 		}
 		snprintf(r->results, sizeof(r->results), "%s", path);
 	} else {
@@ -222,6 +268,8 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 {
 	struct lab_guest *g = &r->guests[h];
 	const struct topo_host *th = &t->hosts[h];
+	char path[PATH_MAX];
+	int e;
 
 	snprintf(g->name, sizeof(g->name), "%s", th->name);
 	if (snprintf(g->dir, sizeof(g->dir), "%s/hosts/%s", r->results, th->name) >= (int)sizeof(g->dir) ||
@@ -232,8 +280,17 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 		return LAB_FAIL;
 	}
 	g->t_kernel = g->t_ready = -1;
-	if (mkdir_p(g->dir, 0755)) {
-		pr_warn("couldn't create %s: %s", g->dir, errno_str(errno));
+	if (lab_guest_path(r, g->name, NULL, path, sizeof(path))) {
+		pr_warn("the path of %s's lab files is too long", th->name);
+		return LAB_FAIL;
+	}
+	e = mkdir_p(g->dir, 0755);
+	if (!e)
+		e = mkdir_p(path, 0755);
+	if (!e)
+		e = qemu_own_share(g->dir);
+	if (e) {
+		pr_warn("couldn't create %s or %s: %s", g->dir, path, errno_str(e));
 		return LAB_FAIL;
 	}
 	g->nnics = th->nnics;
@@ -247,7 +304,7 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 		topo_format_mac(th->nics[n].mac, nic->mac);
 	}
 	if (guest_write_setup(r, t, h)) {
-		pr_warn("couldn't write %s/setup.sh: %s", g->dir, errno_str(errno));
+		pr_warn("couldn't write %s/setup.sh: %s", path, errno_str(errno));
 		return LAB_FAIL;
 	}
 	return LAB_OK;
@@ -488,6 +545,19 @@ static int claim_run(const struct lab_up_opts *o, const struct topology *t, stru
 				"or end it with `bpfwire-lab down --run %s`", r->id, r->statedir, r->id);
 			return LAB_EUSAGE;
 		}
+		if (!o->results) {	/* ./results/ID, claimed like --results */
+			char real[PATH_MAX];
+
+			ret = lab_claim_results(r->results, real, sizeof(real));
+			if (ret) {
+				rmdir(r->statedir);
+				pr_warn("results dir %s: %s", r->results, ret == -EPERM ?
+					"refused: it must be a directory of root's that no one else can write, not a link" :
+					errno_str(ret));
+				return ret == -EPERM ? LAB_EUSAGE : LAB_FAIL;
+			}
+			snprintf(r->results, sizeof(r->results), "%s", real);
+		}
 		if (netns_exists(r->netns)) {
 			/* not ours to delete: a crashed run's, for `down --all` */
 			rmdir(r->statedir);
@@ -587,7 +657,7 @@ int lab_down(struct lab_run *r, bool quiet)
 			fclose(mf);
 		snprintf(path, sizeof(path), "%s/splats.txt", r->results);
 		if (splats && text) {
-			f = fopen(path, "w");
+			f = share_fopen(r->results, "splats.txt");	/* never through a link */
 			if (f) {
 				fputs(text, f);
 				fclose(f);
