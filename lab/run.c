@@ -157,6 +157,17 @@ static int preflight(const struct lab_up_opts *o, const struct topology *t, cons
 		pr_warn("couldn't find the guest init %s", BPFWIRE_GUEST_INIT);
 		ok = false;
 	}
+	/* QEMU reads them as LAB_QEMU_UID, as any user: their tops must let it in */
+	for (const char *const *p = (const char *const[]){ BPFWIRE_SOURCE_ROOT, BPFWIRE_BUILD_ROOT,
+							    BPFWIRE_GUEST_INIT, NULL }; *p; p++) {
+		struct stat st;
+
+		if (!stat(*p, &st) && (st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH)) {
+			pr_warn("%s is mode %04o: guests read it as a user of no rights, so it must be "
+				"readable by others (chmod o+rx)", *p, (unsigned)(st.st_mode & 07777));
+			ok = false;
+		}
+	}
 	return ok ? 0 : -1;
 }
 
