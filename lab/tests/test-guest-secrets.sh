@@ -16,7 +16,9 @@ tap_need_root
 tap_need_kernel
 tap_tmpdir
 
-run=$tmp/run
+# RUN in the build tree, as meson's scenario runs have it: a kept tree even
+# where guest-init covers /tmp
+run=$BPFWIRE_BUILD_ROOT/q32-run.$$
 share=$run/hosts/lone
 mkdir -m 0755 "$run" "$run/private"
 echo secret-run > "$run/secret"
@@ -27,12 +29,14 @@ chmod 0644 "$run/private/open"
 bsecret=$BPFWIRE_BUILD_ROOT/q32-secret.$$
 echo secret-build > "$bsecret"
 chmod 0600 "$bsecret"
-trap 'rm -rf "$tmp" "$bsecret"' EXIT
+trap 'rm -rf "$tmp" "$bsecret" "$run"' EXIT
 cat > "$tmp/secrets" <<EOF
 summary guest root against 0600 files of the trees the lab exports
 topology lone
 timeout 240
-exec lone -- for f in $run/secret $run/private/open $bsecret; do if test -e \$f; then echo seen; else echo unseen; fi; cat \$f 2>/dev/null | wc -c; done > \${SHARE}/read.txt; echo x > \${SHARE}/made
+exec lone -- for f in $run/secret $run/private/open $bsecret; do if test -e \$f; then echo seen; else echo unseen; fi; cat \$f 2>/dev/null | wc -c; done > \${SHARE}/read.txt; echo '{"n": 1}' > \${SHARE}/made.json
+stats s lone made.json
+check s.n == 1
 EOF
 "$lab" run --results "$run" --no-capture "$tmp/secrets" > "$tmp/run.log" 2>&1
 echo "# bpfwire-lab run: status $?"
@@ -53,7 +57,7 @@ t $? "they are in RUN/guests/lone"
 grep -q -- "-sandbox" "$run/guests/lone/qemu.cmdline" 2>/dev/null &&
 	grep -q "spawn=deny" "$run/guests/lone/qemu.cmdline"
 t $? "QEMU ran with -sandbox ...,spawn=deny"
-owner=$(stat -c %u "$share/made" 2>/dev/null)
+owner=$(stat -c %u "$share/made.json" 2>/dev/null)
 [ -n "$owner" ] && [ "$owner" != 0 ]; t $? "what the guest made is owned by QEMU's uid ${owner:-?}, not root"
 
 [ $fail = 0 ] || { echo "# run log:"; sed 's/^/#   /' "$tmp/run.log" "$run/summary.txt" 2>/dev/null | head -60; }
