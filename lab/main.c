@@ -342,11 +342,12 @@ static int do_up(int argc, char **argv, bool bench)
 		if (bench && !u.o.results) {
 			/*
 			 * Out of ./results, under a name no one can guess or make
-			 * first; 0711: QEMU, no longer root, walks through it to the
-			 * guests' shares, but no one else can list it.
+			 * first, root's alone to write; then 0755, like ./results/ID:
+			 * QEMU's 9p, no longer root, opens each directory above a
+			 * guest's files to read them (setup.sh, the share).
 			 */
 			snprintf(tmp, sizeof(tmp), "/tmp/bpfwire-bench-XXXXXX");
-			if (!mkdtemp(tmp) || chmod(tmp, 0711)) {
+			if (!mkdtemp(tmp) || chmod(tmp, 0755)) {
 				pr_warn("couldn't create a results dir in /tmp: %s", errno_str(errno));
 				ret = LAB_FAIL;
 				break;
