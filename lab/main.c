@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lab-config.h"
@@ -254,7 +255,7 @@ static const char usage_bench[] =
 "usage: bpfwire-lab bench-boot [OPTIONS] TOPOLOGY\n"
 "Boot TOPOLOGY, print each guest's time to kernel-up and ready and its QEMU\n"
 "RSS, then tear down. Options as for `up`, plus --repeat N. Results go to\n"
-"/tmp/bpfwire-bench-PID-N unless --results is given.\n";
+"a new /tmp/bpfwire-bench-XXXXXX each (mkdtemp) unless --results is given.\n";
 
 struct up_ctx {
 	struct lab_up_opts o;
@@ -338,8 +339,19 @@ static int do_up(int argc, char **argv, bool bench)
 	for (int i = 0; i < (bench ? u.repeat : 1) && !ret; i++) {
 		char tmp[64];
 
-		if (bench && !u.o.results) {	/* keep benchmarks out of ./results */
-			snprintf(tmp, sizeof(tmp), "/tmp/bpfwire-bench-%d-%d", (int)getpid(), i + 1);
+		if (bench && !u.o.results) {
+			/*
+			 * Out of ./results, under a name no one can guess or make
+			 * first, root's alone to write; then 0755, like ./results/ID:
+			 * QEMU's 9p, no longer root, opens each directory above a
+			 * guest's files to read them (setup.sh, the share).
+			 */
+			snprintf(tmp, sizeof(tmp), "/tmp/bpfwire-bench-XXXXXX");
+			if (!mkdtemp(tmp) || chmod(tmp, 0755)) {
+				pr_warn("couldn't create a results dir in /tmp: %s", errno_str(errno));
+				ret = LAB_FAIL;
+				break;
+			}
 			u.o.results = tmp;
 		}
 		ret = lab_up(&u.o, t, &r);

@@ -157,6 +157,17 @@ static int preflight(const struct lab_up_opts *o, const struct topology *t, cons
 		pr_warn("couldn't find the guest init %s", BPFWIRE_GUEST_INIT);
 		ok = false;
 	}
+	/* QEMU reads them as LAB_QEMU_UID, as any user: their tops must let it in */
+	for (const char *const *p = (const char *const[]){ BPFWIRE_SOURCE_ROOT, BPFWIRE_BUILD_ROOT,
+							    BPFWIRE_GUEST_INIT, NULL }; *p; p++) {
+		struct stat st;
+
+		if (!stat(*p, &st) && (st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH)) {
+			pr_warn("%s is mode %04o: guests read it as a user of no rights, so it must be "
+				"readable by others (chmod o+rx)", *p, (unsigned)(st.st_mode & 07777));
+			ok = false;
+		}
+	}
 	return ok ? 0 : -1;
 }
 
@@ -173,6 +184,49 @@ static void progress(const struct lab_up_opts *o, double t0, const char *name, c
 	if (!o->quiet)
 		printf("[%6.2f s] %-12s %s\n", now_s() - t0, name, what);
 	fflush(stdout);
+}
+
+int lab_guest_path(const struct lab_run *r, const char *host, const char *file, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/guests/%s%s%s", r->results, host, file ? "/" : "", file ? file : "");
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int lab_claim_results(const char *dir, char *out, size_t len)
+{
+	char path[PATH_MAX], real[PATH_MAX], *slash;
+	struct stat st;
+	int fd, e;
+
+	if (!*dir || snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	while ((slash = strrchr(path, '/')) && slash != path && !slash[1])
+		*slash = '\0';	/* "DIR/" is DIR */
+	slash = strrchr(path, '/');
+	if (slash && slash != path) {
+		*slash = '\0';
+		e = mkdir_p(path, 0755);
+		if (e)
+			return e;
+		*slash = '/';
+	}
+	/* mkdir's EEXIST says someone was first: then it must be root's own */
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP || errno == ENOTDIR ? -EPERM : -errno;
+	e = fstat(fd, &st) ? -errno : 0;
+	close(fd);
+	if (e)
+		return e;
+	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return -EPERM;
+	/* the last component is no link, so realpath only resolves the parents */
+	if (!realpath(path, real))
+		return -errno;
+	return snprintf(out, len, "%s", real) >= (int)len ? -ENAMETOOLONG : 0;
 }
 
 /* Run id (attempt k of a generated one), netns, state dir and results dir; nothing is created yet. */
@@ -196,9 +250,12 @@ static int up_names(const struct lab_up_opts *o, const struct topology *t, struc
 	snprintf(r->netns, sizeof(r->netns), "bpfwire-%s", r->id);
 	snprintf(r->statedir, sizeof(r->statedir), "%s/%s", LAB_STATE_ROOT, r->id);
 	if (o->results) {
-		if (!realpath(o->results, path) && (mkdir_p(o->results, 0755) || !realpath(o->results, path))) {
-			pr_warn("couldn't create results dir %s: %s", o->results, errno_str(errno));
-			return LAB_FAIL;
+		int e = lab_claim_results(o->results, path, sizeof(path));
+
+		if (e) {
+			pr_warn("results dir %s: %s", o->results, e == -EPERM ? "refused: it must be a directory "
+				"of root's that no one else can write, not a link" : errno_str(e));
+			return e == -EPERM ? LAB_EUSAGE : LAB_FAIL;
 		}
 		snprintf(r->results, sizeof(r->results), "%s", path);
 	} else {
@@ -222,7 +279,8 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 {
 	struct lab_guest *g = &r->guests[h];
 	const struct topo_host *th = &t->hosts[h];
-	int ret;
+	char path[PATH_MAX];
+	int e, ret;
 
 	snprintf(g->name, sizeof(g->name), "%s", th->name);
 	if (snprintf(g->dir, sizeof(g->dir), "%s/hosts/%s", r->results, th->name) >= (int)sizeof(g->dir) ||
@@ -233,8 +291,17 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 		return LAB_FAIL;
 	}
 	g->t_kernel = g->t_ready = -1;
-	if (mkdir_p(g->dir, 0755)) {
-		pr_warn("couldn't create %s: %s", g->dir, errno_str(errno));
+	if (lab_guest_path(r, g->name, NULL, path, sizeof(path))) {
+		pr_warn("the path of %s's lab files is too long", th->name);
+		return LAB_FAIL;
+	}
+	e = mkdir_p(g->dir, 0755);
+	if (!e)
+		e = mkdir_p(path, 0755);
+	if (!e)
+		e = qemu_own_share(g->dir);
+	if (e) {
+		pr_warn("couldn't create %s or %s: %s", g->dir, path, errno_str(e));
 		return LAB_FAIL;
 	}
 	/* a reused results dir: nothing a past guest left may answer this run */
@@ -254,7 +321,7 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 		topo_format_mac(th->nics[n].mac, nic->mac);
 	}
 	if (guest_write_setup(r, t, h)) {
-		pr_warn("couldn't write %s/setup.sh: %s", g->dir, errno_str(errno));
+		pr_warn("couldn't write %s/setup.sh: %s", path, errno_str(errno));
 		return LAB_FAIL;
 	}
 	return LAB_OK;
@@ -495,6 +562,19 @@ static int claim_run(const struct lab_up_opts *o, const struct topology *t, stru
 				"or end it with `bpfwire-lab down --run %s`", r->id, r->statedir, r->id);
 			return LAB_EUSAGE;
 		}
+		if (!o->results) {	/* ./results/ID, claimed like --results */
+			char real[PATH_MAX];
+
+			ret = lab_claim_results(r->results, real, sizeof(real));
+			if (ret) {
+				rmdir(r->statedir);
+				pr_warn("results dir %s: %s", r->results, ret == -EPERM ?
+					"refused: it must be a directory of root's that no one else can write, not a link" :
+					errno_str(ret));
+				return ret == -EPERM ? LAB_EUSAGE : LAB_FAIL;
+			}
+			snprintf(r->results, sizeof(r->results), "%s", real);
+		}
 		if (netns_exists(r->netns)) {
 			/* not ours to delete: a crashed run's, for `down --all` */
 			rmdir(r->statedir);
@@ -594,7 +674,7 @@ int lab_down(struct lab_run *r, bool quiet)
 			fclose(mf);
 		snprintf(path, sizeof(path), "%s/splats.txt", r->results);
 		if (splats && text) {
-			f = fopen(path, "w");
+			f = share_fopen(r->results, "splats.txt");	/* never through a link */
 			if (f) {
 				fputs(text, f);
 				fclose(f);

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "errnames.h"
 #include "escape.h"
@@ -24,12 +25,23 @@ int lab_console_path(const struct lab_run *r, const struct lab_guest *g, char *b
 
 int lab_console_prepare(const struct lab_run *r, const struct lab_guest *g, char *buf, size_t len)
 {
-	char dir[PATH_MAX + 16];
+	char dir[PATH_MAX + 16], name[TOPO_NAME_MAX + 8];
 	int e;
 
 	snprintf(dir, sizeof(dir), "%s/consoles", r->results);
 	e = mkdir_p(dir, 0755);
-	return e ? e : lab_console_path(r, g, buf, len);
+	if (!e)
+		e = lab_console_path(r, g, buf, len);
+	if (e)
+		return e;
+	/* made anew, never through a link, before QEMU opens it by name */
+	snprintf(dir, sizeof(dir), "%s/consoles", r->results);
+	snprintf(name, sizeof(name), "%s.log", g->name);
+	e = share_create(dir, name);
+	if (e < 0)
+		return e;
+	close(e);
+	return 0;
 }
 
 void console_tail(const struct lab_run *r, const struct lab_guest *g, int lines)
@@ -44,7 +56,7 @@ void console_tail(const struct lab_run *r, const struct lab_guest *g, int lines)
 	if (!text || !len) {
 		pr_warn("%s: the console (%s) is empty", g->name, path);
 		free(text);
-		snprintf(path, sizeof(path), "%s/qemu.log", g->dir);
+		lab_guest_path(r, g->name, "qemu.log", path, sizeof(path));
 		text = read_file(path, &len);
 		if (text && len) {
 			fprintf(stderr, "--- %s: qemu.log ---\n", g->name);
