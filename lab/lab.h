@@ -13,6 +13,9 @@
 
 #include "run.h"
 
+/* preflight.c: what up needs before anything changes; -1 after saying what is missing. */
+int lab_preflight(const struct lab_up_opts *o, const struct topology *t, const char *kernel);
+
 /* run.c: remember a process of the run, with its start time. */
 void lab_add_proc(struct lab_run *r, const char *role, const char *name, pid_t pid);
 
