@@ -26,11 +26,16 @@ const char *splat_match(const char *line, size_t len)
 	return NULL;
 }
 
+/* A quoted line stops at 512 bytes: a guest's 32 MiB line must not fill a summary. */
+#define QUOTE_MAX 512
+
 static void quote_line(FILE *f, const char *line, size_t len)
 {
 	fputs("    ", f);
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0; i < len && i < QUOTE_MAX; i++)
 		fputc(line[i] ? line[i] : '?', f);	/* NULs must not end the quote */
+	if (len > QUOTE_MAX)
+		fprintf(f, " [%zu more bytes]", len - QUOTE_MAX);
 	fputc('\n', f);
 }
 

@@ -15,6 +15,12 @@
 
 /* run.c: remember a process of the run, with its start time. */
 void lab_add_proc(struct lab_run *r, const char *role, const char *name, pid_t pid);
+/*
+ * guest-init's first reason for a failed setup (stage.failed in the share),
+ * as a warning; false when it gave none. Guest-written: one printable line,
+ * and a stage.failed over 64 KiB is a failed boot, not read.
+ */
+bool guest_init_failed(const struct lab_guest *g);
 
 /*
  * reaper.c: guard_start forks the run's reaper (it tears the run down if
@@ -33,6 +39,12 @@ int lab_run_ids(char ids[][LAB_RUN_ID_MAX + 1], int max);
 
 /* qemu.c: r->accel from auto|kvm|tcg, and why. */
 void qemu_choose_accel(struct lab_run *r, const char *accel, char *why, size_t whylen);
+/*
+ * QEMU's spawn_opts.child_setup: every file QEMU writes (console, qemu.log,
+ * a guest's file in its share) stops at LAB_DATA_MAX; then it enters the
+ * struct rootview arg (none if NULL). 0 or -errno.
+ */
+int qemu_child_setup(void *arg);
 /* Starts guest hi's QEMU in the run's netns; its pid or -errno. */
 pid_t qemu_start(struct lab_run *r, const struct topology *t, int hi, const char *append);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The steps of a scenario: one function per kind, and the checks' arithmetic. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,7 +369,11 @@ static int step_report(struct runner *rn, const struct scn_step *st, const char 
 		why_set(why, whylen, "could not fetch %s from remote host %s", text, st->host);
 		return -1;
 	}
-	data = read_file(path, NULL);	/* O_NOFOLLOW: never a link into the host */
+	data = read_file_max(path, NULL, LAB_DATA_MAX);	/* O_NOFOLLOW: never a link into the host */
+	if (!data && errno == EFBIG) {
+		why_set(why, whylen, "%s is over the 32 MiB cap, not read", path);
+		return -1;
+	}
 	o = data ? json_tokener_parse(data) : NULL;
 	free(data);
 	if (!o) {
