@@ -15,8 +15,8 @@
 
 /*
  * There is no size option for a file chardev: RLIMIT_FSIZE makes a write
- * past the cap fail with EFBIG (the serial port drops the byte, the guest
- * sees EFBIG on its share) while QEMU, SIGXFSZ ignored, lives on; the
+ * past the cap fail with EFBIG (the serial port drops the byte, a guest
+ * writing its share gets EIO) while QEMU, SIGXFSZ ignored, lives on; the
  * splat scan reports a console that reached the cap as lost evidence.
  */
 int qemu_child_setup(void *arg)
