@@ -27,6 +27,9 @@ const char *splat_match(const char *line, size_t len)
 	return NULL;
 }
 
+/* A quoted line stops at 512 bytes: a guest's 32 MiB line must not fill a summary. */
+#define QUOTE_MAX 512
+
 /*
  * A guest's line: escaped (escape.h), NULs included, so it cannot end the
  * quote or forge one. The serial console ends lines in CRLF: not quoted.
@@ -36,7 +39,9 @@ static void quote_line(FILE *f, const char *line, size_t len)
 	while (len && line[len - 1] == '\r')
 		len--;
 	fputs("    ", f);
-	esc_fwrite(f, line, len, 0);
+	esc_fwrite(f, line, len < QUOTE_MAX ? len : QUOTE_MAX, 0);
+	if (len > QUOTE_MAX)
+		fprintf(f, " [%zu more bytes]", len - QUOTE_MAX);
 	fputc('\n', f);
 }
 

@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The largest console bpfwire-splat reads; a larger one is no evidence. */
+#define SPLAT_CONSOLE_MAX (32u << 20)
+
 extern const char *const splat_patterns[];
 extern const size_t splat_npatterns;
 

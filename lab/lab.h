@@ -18,6 +18,12 @@ int lab_preflight(const struct lab_up_opts *o, const struct topology *t, const c
 
 /* run.c: remember a process of the run, with its start time. */
 void lab_add_proc(struct lab_run *r, const char *role, const char *name, pid_t pid);
+/*
+ * guest-init's first reason for a failed setup (stage.failed in the share),
+ * as a warning; false when it gave none. Guest-written: one printable line,
+ * and a stage.failed over 64 KiB is a failed boot, not read.
+ */
+bool guest_init_failed(const struct lab_guest *g);
 
 /*
  * reaper.c: guard_start forks the run's reaper (it tears the run down if
@@ -62,6 +68,12 @@ int qemu_own_share(const char *dir);
 /* Guest hi's QEMU command line into a (console and root view paths given): 0 or -ENOMEM. */
 int qemu_argv(const struct lab_run *r, const struct topology *t, int hi, const char *append,
 	      const char *console, const char *root, struct argv *a);
+/*
+ * QEMU's spawn_opts.child_setup: every file QEMU writes (console, qemu.log,
+ * a guest's file in its share) stops at LAB_DATA_MAX; then it enters the
+ * struct rootview arg (none if NULL). 0 or -errno.
+ */
+int qemu_child_setup(void *arg);
 /* Starts guest hi's QEMU in the run's netns; its pid or -errno. */
 pid_t qemu_start(struct lab_run *r, const struct topology *t, int hi, const char *append);
 

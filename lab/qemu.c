@@ -14,6 +14,19 @@
 #include "lab.h"
 #include "log.h"
 
+/*
+ * There is no size option for a file chardev: RLIMIT_FSIZE makes a write
+ * past the cap fail with EFBIG (the serial port drops the byte, a guest
+ * writing its share gets EIO) while QEMU, SIGXFSZ ignored, lives on; the
+ * splat scan reports a console that reached the cap as lost evidence.
+ */
+int qemu_child_setup(void *arg)
+{
+	int e = limit_file_size(LAB_DATA_MAX);
+
+	return e ? e : arg ? rootview_enter(arg) : 0;
+}
+
 static long host_tsc_khz(void)
 {
 	const char *env = getenv("BPFWIRE_TSC_KHZ");
@@ -42,7 +55,7 @@ static bool kvm_works(struct lab_run *r, char *why, size_t whylen)
 {
 	char cache[PATH_MAX], key[PATH_MAX + 64], con[PATH_MAX + 32], *old;
 	struct argv a = { 0 };
-	struct spawn_opts so = { .netns = r->netns, .setsid = true };
+	struct spawn_opts so = { .netns = r->netns, .setsid = true, .child_setup = qemu_child_setup };
 	struct stat st;
 	bool alive = false;
 	double t0;
@@ -291,7 +304,7 @@ pid_t qemu_start(struct lab_run *r, const struct topology *t, int hi, const char
 	/* guests see the source, build and results trees at their own paths */
 	struct rootview view = { .dir = root, .keep = { BPFWIRE_SOURCE_ROOT, BPFWIRE_BUILD_ROOT, r->results } };
 	struct spawn_opts so = { .netns = r->netns, .setsid = true, .out = log,
-				 .child_setup = rootview_enter, .child_arg = &view };
+				 .child_setup = qemu_child_setup, .child_arg = &view };
 	pid_t pid;
 	int fd;
 

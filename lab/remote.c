@@ -646,7 +646,14 @@ int remote_scan_splats(const struct lab_run *r, FILE *f)
 		size_t len = 0;
 
 		snprintf(path, sizeof(path), "%s/dmesg.log", m->dir);
-		text = read_file(path, &len);
+		text = read_file_max(path, &len, LAB_DATA_MAX);
+		if (!text && errno == EFBIG) {
+			if (f)
+				fprintf(f, "%s (%s): dmesg over the 32 MiB cap, not read: "
+					"counted as a splat\n", m->name, path);
+			found++;
+			continue;
+		}
 		if (!text)
 			continue;	/* no root there: said at down */
 		snprintf(label, sizeof(label), "%s dmesg since up (%s)", m->name, path);

@@ -90,8 +90,10 @@ bool remote_quote(const char *s, char *out, size_t len)
 
 static char *slurp_unlink(const char *path, size_t *len)
 {
-	char *text = read_file(path, len);
+	char *text = read_file_max(path, len, LAB_DATA_MAX);
 
+	if (!text && errno == EFBIG)
+		pr_warn("%s: ssh's output is over the 32 MiB cap, not read", path);
 	unlink(path);
 	if (!text) {
 		text = strdup("");
@@ -333,9 +335,13 @@ int remote_wait(struct lab_run *r, const struct lab_remote *m, long pid, int tim
 		sleep_ms(50);
 	}
 	snprintf(path, sizeof(path), "%s/%ld.out", dir, pid);
-	res->out = read_file(path, &res->out_len);
+	res->out = read_file_max(path, &res->out_len, LAB_DATA_MAX);
+	if (!res->out && errno == EFBIG)
+		pr_warn("%s: %s is over the 32 MiB cap, not read", m->name, path);
 	snprintf(path, sizeof(path), "%s/%ld.err", dir, pid);
-	res->err = read_file(path, &res->err_len);
+	res->err = read_file_max(path, &res->err_len, LAB_DATA_MAX);
+	if (!res->err && errno == EFBIG)
+		pr_warn("%s: %s is over the 32 MiB cap, not read", m->name, path);
 	snprintf(path, sizeof(path), "%s/%ld.rc", dir, pid);
 	rc = read_file(path, NULL);
 	if (!rc) {

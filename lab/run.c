@@ -297,16 +297,20 @@ static int up_start_guests(const struct lab_up_opts *o, const struct topology *t
 	return LAB_OK;
 }
 
-/*
- * guest-init's first reason for a failed setup (stage.failed in the share),
- * as a warning; false when it gave none. Guest-written: one printable line.
- */
-static bool init_failed(const struct lab_guest *g)
+#define STAGE_FAILED_MAX 65536
+
+bool guest_init_failed(const struct lab_guest *g)
 {
 	char path[PATH_MAX + 32], *text, *p;
 
 	snprintf(path, sizeof(path), "%s/stage.failed", g->dir);
-	text = read_file(path, NULL);
+	/* one line is all it may say: no guest makes us read megabytes each poll */
+	text = read_file_max(path, NULL, STAGE_FAILED_MAX);
+	if (!text && errno == EFBIG) {
+		pr_warn("%s: boot failed, guest-init's stage.failed is over %d bytes, not read "
+			"(every failure: %s/init.log)", g->name, STAGE_FAILED_MAX, g->dir);
+		return true;
+	}
 	if (!text || !*text) {	/* not yet, or still being written */
 		free(text);
 		return false;
@@ -329,7 +333,7 @@ static int guest_poll(const struct lab_up_opts *o, const struct lab_run *r, stru
 	char path[PATH_MAX + 32];
 	struct qga q;
 
-	if (init_failed(g))
+	if (guest_init_failed(g))
 		return -1;
 	if (!proc_alive(g->pid, g->start)) {
 		pr_warn("%s: QEMU (pid %d) ended before the guest was ready", g->name, g->pid);

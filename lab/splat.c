@@ -52,12 +52,13 @@ void console_tail(const struct lab_run *r, const struct lab_guest *g, int lines)
 	char *p;
 
 	lab_console_path(r, g, path, sizeof(path));
-	text = read_file(path, &len);
+	text = read_file_max(path, &len, LAB_DATA_MAX);
 	if (!text || !len) {
-		pr_warn("%s: the console (%s) is empty", g->name, path);
+		pr_warn("%s: the console (%s) is %s", g->name, path,
+			text ? "empty" : errno == EFBIG ? "over 32 MiB" : errno_str(errno));
 		free(text);
 		lab_guest_path(r, g->name, "qemu.log", path, sizeof(path));
-		text = read_file(path, &len);
+		text = read_file_max(path, &len, LAB_DATA_MAX);
 		if (text && len) {
 			fprintf(stderr, "--- %s: qemu.log ---\n", g->name);
 			esc_fwrite(stderr, text, len, ESC_KEEP_NL);	/* QEMU quotes the guest */
@@ -92,11 +93,12 @@ static int scan_console(const struct lab_run *r, const struct lab_guest *g, FILE
 				g->name);
 		return 1;
 	}
-	text = read_file(path, &len);
+	text = read_file_max(path, &len, LAB_DATA_MAX);
 	if (!text || !len) {
 		if (f)
 			fprintf(f, "%s (%s): console %s: no evidence, counted as a splat\n", g->name,
-				path, text ? "empty" : errno_str(errno));
+				path, text ? "empty" : errno == EFBIG ? "over the 32 MiB cap, not read" :
+				errno_str(errno));
 		free(text);
 		return 1;
 	}
@@ -104,6 +106,13 @@ static int scan_console(const struct lab_run *r, const struct lab_guest *g, FILE
 	/* All len bytes, NULs included: a truncated console starts with NULs. */
 	found = splat_scan(text, len, f, label);
 	free(text);
+	/* QEMU writes no byte past the cap (qemu.c): what came after is lost */
+	if (len >= LAB_DATA_MAX) {
+		if (f)
+			fprintf(f, "%s (%s): console reached the 32 MiB cap, what the guest said after "
+				"it is lost: counted as a splat\n", g->name, path);
+		found++;
+	}
 	return found;
 }
 

@@ -492,7 +492,8 @@ void lab_status(struct lab_run *r, FILE *f)
 			if (!qmp_open(&q, g->qmp, 2000)) {
 				json_object *st = qmp_execute(&q, "query-status", NULL, 2000, err, sizeof(err)), *v;
 
-				if (st && json_object_object_get_ex(st, "status", &v))
+				if (st && json_object_object_get_ex(st, "status", &v) &&
+				    json_object_is_type(v, json_type_string))
 					snprintf(vm, sizeof(vm), "%s", json_object_get_string(v));
 				json_object_put(st);
 				qmp_close(&q);

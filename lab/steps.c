@@ -371,7 +371,11 @@ static int step_report(struct runner *rn, const struct scn_step *st, const char 
 		why_set(why, whylen, "could not fetch %s from remote host %s", text, st->host);
 		return -1;
 	}
-	data = read_file(path, NULL);	/* O_NOFOLLOW: never a link into the host */
+	data = read_file_max(path, NULL, LAB_DATA_MAX);	/* O_NOFOLLOW: never a link into the host */
+	if (!data && errno == EFBIG) {
+		why_set(why, whylen, "%s is over the 32 MiB cap, not read", path);
+		return -1;
+	}
 	if (!data) {
 		why_set(why, whylen, "can't read %s: %s", path, errno_str(errno));
 		return -1;

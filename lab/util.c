@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,6 +37,18 @@ void lab_install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+int limit_file_size(size_t max)
+{
+	struct rlimit rl = { .rlim_cur = max, .rlim_max = max };
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+
+	/* the default of SIGXFSZ kills: QEMU would die at its cap without a word */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGXFSZ, &sa, NULL) || setrlimit(RLIMIT_FSIZE, &rl))
+		return -errno;
+	return 0;
 }
 
 /*
