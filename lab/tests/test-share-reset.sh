@@ -28,7 +28,7 @@ flock /tmp/bpfwire-guest.lock "$lab" up --run "$id" --results "$res" --kernel "$
 st=$?
 [ "$st" = 0 ] && "$lab" down --run "$id" > /dev/null 2>&1
 [ "$st" != 0 ]; t $? "up with no kernel fails (exit $st)"
-[ -f "$share/setup.sh" ]; t $? "after laying out the share (setup.sh is there)"
+[ -f "$res/guests/lone/setup.sh" ]; t $? "after laying out the run (RUN/guests/lone/setup.sh is there)"
 [ ! -e "$share/rx.json" ]; t $? "the stale rx.json is gone"
 [ ! -e "$share/sub" ]; t $? "the stale dir is gone"
 [ ! -L "$share/file-link" ] && [ ! -L "$share/dir-link" ] && [ ! -L "$share/root-link" ]
