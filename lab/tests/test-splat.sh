@@ -36,6 +36,10 @@ run_case() {
 run_case kmsg-quiet --append quiet
 run_case console-erased
 run_case printk-muted
+# the attack was real: guest root got console_loglevel down to 1, but its
+# write of 0 to ignore_loglevel was refused
+grep -q "^  k: .*ignore_loglevel=1, console_loglevel=1," "$tmp/printk-muted/summary.txt"
+t $? "printk-muted: guest root lowered console_loglevel to 1 but ignore_loglevel stayed set"
 # the consoles are outside the guests' shares and stay with the results
 [ -s "$tmp/console-erased/consoles/lone.log" ]
 t $? "console-erased: RUN/consoles/lone.log survived the guest"
