@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ int mkdir_p(const char *path, mode_t mode)
 	return 0;
 }
 
-static char *read_fd(int fd, size_t *len)
+static char *read_fd(int fd, size_t *len, size_t max)
 {
 	char *buf = NULL;
 	size_t cap = 0, n = 0;
@@ -39,7 +40,13 @@ static char *read_fd(int fd, size_t *len)
 
 	if (fd < 0)
 		return NULL;
-	do {
+	for (;;) {
+		if (n > max) {	/* refused whole, never cut short in silence */
+			free(buf);
+			close(fd);
+			errno = EFBIG;
+			return NULL;
+		}
 		if (cap - n < 4096) {
 			size_t ncap = cap ? cap * 2 : 8192;
 			char *nb = realloc(buf, ncap);
@@ -55,7 +62,7 @@ static char *read_fd(int fd, size_t *len)
 		}
 		r = read(fd, buf + n, cap - n - 1);
 		if (r < 0 && errno == EINTR)
-			continue;
+			continue;	/* a signal is no end of file: read on */
 		if (r < 0) {
 			int e = errno;
 
@@ -64,8 +71,10 @@ static char *read_fd(int fd, size_t *len)
 			errno = e;
 			return NULL;
 		}
+		if (r == 0)
+			break;
 		n += (size_t)r;
-	} while (r > 0);
+	}
 	close(fd);
 	buf[n] = '\0';
 	if (len)
@@ -75,12 +84,17 @@ static char *read_fd(int fd, size_t *len)
 
 char *read_file(const char *path, size_t *len)
 {
-	return read_fd(open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), len);
+	return read_fd(open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), len, SIZE_MAX);
+}
+
+char *read_file_max(const char *path, size_t *len, size_t max)
+{
+	return read_fd(open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), len, max);
 }
 
 char *read_user_file(const char *path, size_t *len)
 {
-	return read_fd(open(path, O_RDONLY | O_CLOEXEC), len);
+	return read_fd(open(path, O_RDONLY | O_CLOEXEC), len, SIZE_MAX);
 }
 
 static int write_flags(const char *path, const char *text, int flags)

@@ -16,7 +16,12 @@
 int mkdir_p(const char *path, mode_t mode);
 /* NUL-terminated and malloc'd; NULL with errno set. len may be NULL. */
 char *read_file(const char *path, size_t *len);
-/* The same for a path the user named, which may well be a symlink. */
+/*
+ * read_file for data a guest or a remote sized: NULL with EFBIG when the
+ * file holds more than max bytes (reading stops once past max).
+ */
+char *read_file_max(const char *path, size_t *len, size_t max);
+/* The same as read_file for a path the user named, which may well be a symlink. */
 char *read_user_file(const char *path, size_t *len);
 /* Create or truncate, then write; -errno. */
 int write_file(const char *path, const char *text);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <string.h>
 
+#include "escape.h"
 #include "splat.h"
 
 const char *const splat_patterns[] = {
@@ -26,11 +27,21 @@ const char *splat_match(const char *line, size_t len)
 	return NULL;
 }
 
+/* A quoted line stops at 512 bytes: a guest's 32 MiB line must not fill a summary. */
+#define QUOTE_MAX 512
+
+/*
+ * A guest's line: escaped (escape.h), NULs included, so it cannot end the
+ * quote or forge one. The serial console ends lines in CRLF: not quoted.
+ */
 static void quote_line(FILE *f, const char *line, size_t len)
 {
+	while (len && line[len - 1] == '\r')
+		len--;
 	fputs("    ", f);
-	for (size_t i = 0; i < len; i++)
-		fputc(line[i] ? line[i] : '?', f);	/* NULs must not end the quote */
+	esc_fwrite(f, line, len < QUOTE_MAX ? len : QUOTE_MAX, 0);
+	if (len > QUOTE_MAX)
+		fprintf(f, " [%zu more bytes]", len - QUOTE_MAX);
 	fputc('\n', f);
 }
 

@@ -21,7 +21,7 @@ static void usage(void)
 {
 	printf("usage: " PROG " CONSOLE...\n"
 	       "Scans each console for kernel splats (%zu patterns).\n"
-	       "Exit 0 clean, 1 splats found (quoted), 2 a console missing or empty,\n"
+	       "Exit 0 clean, 1 splats found (quoted), 2 a console missing, empty or over 32 MiB,\n"
 	       "or a usage error.\n", splat_npatterns);
 }
 
@@ -48,8 +48,13 @@ int main(int argc, char **argv)
 		return cli_bad_args(PROG, "name at least one CONSOLE");
 	for (int i = optind; i < argc; i++) {
 		size_t len = 0;
-		char *text = read_file(argv[i], &len);
+		char *text = read_file_max(argv[i], &len, SPLAT_CONSOLE_MAX);
 
+		if (!text && errno == EFBIG) {
+			pr_warn("%s: over the 32 MiB cap, not scanned", argv[i]);
+			bad++;
+			continue;
+		}
 		if (!text) {
 			pr_warn("%s: %s", argv[i], errno_str(errno));
 			bad++;

@@ -6,7 +6,16 @@
 # series is applied to a scratch index (never the work tree), and only files
 # whose content changed are checked out, so make rebuilds just what a patch
 # touches.
+#
+# The source version: after unpacking, one line names the linux-source-6.12
+# version (Debian package and Makefile) and whether kernel/source-versions
+# lists it as one the series are known to apply to; an unlisted version is
+# a warning only. A patch that does not apply stops the build with the
+# version, the patch file, each hunk that does not match (file and line
+# range) and what to do: pin the package to a listed version or refresh
+# the series (source-version.sh). The tarball is only ever read.
 set -euo pipefail
+. "$(dirname "$(realpath "$0")")/source-version.sh"
 
 usage() {
 	cat <<USAGE
@@ -20,7 +29,10 @@ each --series DIR/series in order: the lab harness's own patches).
 --localversion appends SUFFIX to the release (-bpfwire-seed names a kernel
 built without the fixes) without touching the config. Fragments are merged in order over allnoconfig and
 kvm_guest.config. Progress is one line per phase: unpack, patch, config,
-build (a line every 30 s with the objects compiled), btf.
+build (a line every 30 s with the objects compiled), btf. After unpacking,
+one line names the source version and whether kernel/source-versions lists
+it (a warning if not); a patch that does not apply is an error naming the
+version, the patch file and its hunks, with the pin or refresh to do.
 USAGE
 }
 
@@ -86,6 +98,8 @@ if [ "$(cat "$src/.bpfwire-tarball" 2>/dev/null)" != "$stamp" ]; then
 else
 	phase "unpack: up to date"
 fi
+ksrc_read "$tarball" "$src"
+ksrc_say "kernel: [$(( $(date +%s) - t0 ))s]"
 
 # --- patch: build the series as commits on a scratch index -----------------
 scratch=$(mktemp -d)
@@ -101,10 +115,9 @@ apply_series() {
 	while read -r p; do
 		case "$p" in ''|'#'*) continue ;; esac
 		[ -f "$dir/$p" ] || die "patch $p is listed in $dir/series but missing"
-		if ! git_ apply --cached --whitespace=nowarn "$dir/$p" 2>"$scratch/err"; then
-			# git names the file and line; the work tree was never touched.
-			die "patch $p does not apply: $(grep -m3 'error:' "$scratch/err" | tr '\n' ' ')"
-		fi
+		# On failure ksrc_apply has said which hunk and what to do; the
+		# work tree was never touched.
+		ksrc_apply "$src" "$dir/$p" || exit 1
 		git mailinfo "$scratch/msg" "$scratch/body" <"$dir/$p" >"$scratch/info"
 		subject=$(sed -n 's/^Subject: //p' "$scratch/info")
 		tree=$(git_ write-tree)

@@ -9,14 +9,25 @@
 # above all) makes ccache miss every object that includes it, and a cold
 # ./run tests compiles those twice.
 #
-#   check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR
+# The first comment line names the source version checked (the pristine
+# tree's Makefile, and the Debian package version of TARBALL, by default
+# /usr/src/linux-source-6.12.tar.xz) and whether kernel/source-versions
+# lists it. A patch that does not apply is reported as build.sh reports it
+# (source-version.sh): version, patch file, hunks, what to do.
+#
+#   check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR [TARBALL]
 set -u
-[ $# -eq 5 ] || { echo "Bail out! usage: check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR"; exit 1; }
+[ $# -eq 5 ] || [ $# -eq 6 ] || { echo "Bail out! usage: check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR [TARBALL]"; exit 1; }
 src=$1 seed=$(realpath "$2") fixes=$(realpath "$3") upstream=$(realpath "$4") harness=$(realpath "$5")
+tarball=${6:-/usr/src/linux-source-6.12.tar.xz}
+. "$(dirname "$(realpath "$0")")/source-version.sh"
 if ! git -C "$src" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	echo "Bail out! $src has no 'pristine' tag: build the kernel first"
 	exit 1
 fi
+ksrc_read "$tarball" "$src"
+# The warning for an unlisted version goes to the log as a comment too.
+ksrc_say "#" 2>&1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export GIT_INDEX_FILE=$scratch/index
@@ -33,10 +44,10 @@ apply() {
 	local what=$1 dir=$2 p err
 	for p in $(names "$dir"); do
 		n=$((n + 1))
-		if err=$(git -C "$src" apply --cached --whitespace=nowarn "$dir/$p" 2>&1); then
+		if err=$(ksrc_apply "$src" "$dir/$p" "#" 2>&1); then
 			echo "ok $n - $what $p applies"
 		else
-			echo "$err" | sed 's/^/# /'
+			echo "$err"
 			echo "not ok $n - $what $p applies"
 			fail=1
 		fi

@@ -10,10 +10,14 @@
 #include "jsonchan.h"
 #include "util.h"
 
-int jchan_connect(struct jchan *c, const char *path, int timeout_ms)
+double jchan_deadline(int timeout_ms)
+{
+	return now_s() + timeout_ms / 1000.0;
+}
+
+int jchan_connect(struct jchan *c, const char *path, double deadline)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	double deadline = now_s() + timeout_ms / 1000.0;
 	int err;
 
 	memset(c, 0, sizeof(*c));
@@ -30,6 +34,8 @@ int jchan_connect(struct jchan *c, const char *path, int timeout_ms)
 		err = -errno;
 		close(c->fd);
 		c->fd = -1;
+		if (lab_interrupted)
+			return -EINTR;
 		if (now_s() >= deadline)
 			return err;
 		sleep_ms(20);
@@ -78,7 +84,7 @@ int jchan_send(struct jchan *c, json_object *obj)
 	return ret ? ret : jchan_send_raw(c, "\n", 1);
 }
 
-/* Read more input; 0, or -errno (-ETIMEDOUT, -ECONNRESET on EOF). */
+/* Read more input; 0, or -errno (-ETIMEDOUT, -EINTR, -ECONNRESET on EOF). */
 static int fill(struct jchan *c, double deadline)
 {
 	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
@@ -87,7 +93,11 @@ static int fill(struct jchan *c, double deadline)
 
 	if (c->cap - c->len < 4096) {
 		size_t ncap = c->cap ? c->cap * 2 : 65536;
-		char *nb = realloc(c->buf, ncap);
+		char *nb;
+
+		if (ncap > JCHAN_MAX_OBJECT + 65536)
+			return -EMSGSIZE;
+		nb = realloc(c->buf, ncap);
 
 		if (!nb)
 			return -ENOMEM;
@@ -95,6 +105,8 @@ static int fill(struct jchan *c, double deadline)
 		c->cap = ncap;
 	}
 	for (;;) {
+		if (lab_interrupted)
+			return -EINTR;
 		ms = (int)((deadline - now_s()) * 1000);
 		if (ms <= 0)
 			return -ETIMEDOUT;
@@ -113,9 +125,8 @@ static int fill(struct jchan *c, double deadline)
 	return 0;
 }
 
-int jchan_skip_to(struct jchan *c, unsigned char b, int timeout_ms)
+int jchan_skip_to(struct jchan *c, unsigned char b, double deadline)
 {
-	double deadline = now_s() + timeout_ms / 1000.0;
 	int ret;
 
 	for (;;) {
@@ -128,6 +139,7 @@ int jchan_skip_to(struct jchan *c, unsigned char b, int timeout_ms)
 			c->len -= k;
 			json_tokener_reset(c->tok);
 			c->fresh = 1;
+			c->fed = 0;
 			return 0;
 		}
 		c->len = 0;
@@ -137,9 +149,16 @@ int jchan_skip_to(struct jchan *c, unsigned char b, int timeout_ms)
 	}
 }
 
-json_object *jchan_recv(struct jchan *c, int timeout_ms)
+/* Forget the partial object: the next byte starts a new one. */
+static void reset(struct jchan *c)
 {
-	double deadline = now_s() + timeout_ms / 1000.0;
+	json_tokener_reset(c->tok);
+	c->fresh = 1;
+	c->fed = 0;
+}
+
+json_object *jchan_recv(struct jchan *c, double deadline)
+{
 	json_object *obj;
 	int ret;
 
@@ -165,17 +184,24 @@ json_object *jchan_recv(struct jchan *c, int timeout_ms)
 				used = c->len;
 			memmove(c->buf, c->buf + used, c->len - used);
 			c->len -= used;
+			c->fed += used;
 			if (obj) {
-				json_tokener_reset(c->tok);
-				c->fresh = 1;
+				reset(c);
 				return obj;
+			}
+			/* json-c keeps a partial object in its own buffer: cap it too */
+			if (jerr == json_tokener_continue && c->fed > JCHAN_MAX_OBJECT) {
+				reset(c);
+				c->len = 0;
+				errno = EMSGSIZE;
+				return NULL;
 			}
 			if (jerr == json_tokener_continue) {
 				c->fresh = 0;
 				break;
 			}
-			json_tokener_reset(c->tok);
-			c->fresh = 1;
+			/* not JSON, or a bare null (json-c's NULL with no error) */
+			reset(c);
 			c->len = 0;
 			errno = EPROTO;
 			return NULL;

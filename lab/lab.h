@@ -13,8 +13,17 @@
 
 #include "run.h"
 
+/* preflight.c: what up needs before anything changes; -1 after saying what is missing. */
+int lab_preflight(const struct lab_up_opts *o, const struct topology *t, const char *kernel);
+
 /* run.c: remember a process of the run, with its start time. */
 void lab_add_proc(struct lab_run *r, const char *role, const char *name, pid_t pid);
+/*
+ * guest-init's first reason for a failed setup (stage.failed in the share),
+ * as a warning; false when it gave none. Guest-written: one printable line,
+ * and a stage.failed over 64 KiB is a failed boot, not read.
+ */
+bool guest_init_failed(const struct lab_guest *g);
 
 /*
  * reaper.c: guard_start forks the run's reaper (it tears the run down if
@@ -23,6 +32,22 @@ void lab_add_proc(struct lab_run *r, const char *role, const char *name, pid_t p
  */
 int guard_start(struct lab_run *r);
 void guard_release(struct lab_run *r, char why);
+
+/*
+ * run.c: a results dir RUN for a run, DIR itself (not through a link),
+ * made 0755 if missing; an existing one must be root's and writable by no
+ * one else, or a user could have planted links where the lab writes
+ * (consoles/HOST.log). out: its real path. 0, -EPERM refused, or -errno.
+ */
+int lab_claim_results(const char *dir, char *out, size_t len);
+
+/*
+ * run.c: RUN/guests/HOST, where the lab writes what it keeps about a guest
+ * for people (qemu.cmdline, qemu.log, setup.sh): outside the guest's share,
+ * so the guest can change none of it. With file, that file's path. 0 or
+ * -ENAMETOOLONG.
+ */
+int lab_guest_path(const struct lab_run *r, const char *host, const char *file, char *buf, size_t len);
 
 /* state.c */
 int lab_load_state(const char *path, struct lab_run *r);
@@ -33,6 +58,22 @@ int lab_run_ids(char ids[][LAB_RUN_ID_MAX + 1], int max);
 
 /* qemu.c: r->accel from auto|kvm|tcg, and why. */
 void qemu_choose_accel(struct lab_run *r, const char *accel, char *why, size_t whylen);
+/*
+ * The uid and gid QEMU runs as once set up (-runas): no user's, so it can
+ * read only what any user of the host could, and write only the guests'
+ * shares, which qemu_own_share gives it. 0 or -errno.
+ */
+#define LAB_QEMU_UID 2147480000u
+int qemu_own_share(const char *dir);
+/* Guest hi's QEMU command line into a (console and root view paths given): 0 or -ENOMEM. */
+int qemu_argv(const struct lab_run *r, const struct topology *t, int hi, const char *append,
+	      const char *console, const char *root, struct argv *a);
+/*
+ * QEMU's spawn_opts.child_setup: every file QEMU writes (console, qemu.log,
+ * a guest's file in its share) stops at LAB_DATA_MAX; then it enters the
+ * struct rootview arg (none if NULL). 0 or -errno.
+ */
+int qemu_child_setup(void *arg);
 /* Starts guest hi's QEMU in the run's netns; its pid or -errno. */
 pid_t qemu_start(struct lab_run *r, const struct topology *t, int hi, const char *append);
 

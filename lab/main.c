@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* bpfwire-lab: the command line over lab/run.h. See lab/README.md. */
-#include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lab-config.h"
 #include "cli.h"
+#include "cmdline.h"
 #include "errnames.h"
 #include "kseries.h"
 #include "log.h"
@@ -21,12 +20,6 @@
 #include "run.h"
 #include "runner.h"
 #include "util.h"
-
-static const char *opt_run;
-/* --dry-run: parse and resolve everything, say what would happen, exit 0. */
-static bool opt_dry_run;
-/* "bpfwire-lab COMMAND", the prefix of a usage error. */
-static char prog[64] = "bpfwire-lab";
 
 static const char usage_main[] =
 "usage: bpfwire-lab [-v] COMMAND [ARGS]   (COMMAND --help for details)\n"
@@ -54,137 +47,6 @@ static const char usage_main[] =
 "their run with --run ID, $BPFWIRE_RUN, or as the only run in\n"
 LAB_STATE_ROOT ".\n"
 "  --version              bpfwire-lab's version\n";
-
-/* A wrong number of arguments: what was expected, what came. */
-static int bad_args(int argc, char **argv, const char *want)
-{
-	fprintf(stderr, "%s: expects %s; got %d argument%s", prog, want, argc, argc == 1 ? "" : "s");
-	for (int i = 0; i < argc && i < 4; i++)
-		fprintf(stderr, "%s'%s'", i ? " " : ": ", argv[i]);
-	fprintf(stderr, "%s\n(%s --help for details)\n", argc > 4 ? " ..." : "", prog);
-	return LAB_EUSAGE;
-}
-
-/* Every topology under SOURCE/topology, for the usage of up and check. */
-static void print_topologies(FILE *f)
-{
-	char dir[PATH_MAX], names[4096] = "";
-	struct dirent **de;
-	int n;
-
-	snprintf(dir, sizeof(dir), "%s/topology", BPFWIRE_SOURCE_ROOT);
-	n = scandir(dir, &de, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		size_t l = strlen(de[i]->d_name);
-
-		if (l > 5 && !strcmp(de[i]->d_name + l - 5, ".topo") &&
-		    strlen(names) + l < sizeof(names) - 8)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), " %.*s", (int)(l - 5),
-				 de[i]->d_name);
-		free(de[i]);
-	}
-	if (n >= 0)
-		free(de);
-	fprintf(f, "Topologies in %s:%s\n", dir, names[0] ? names : " (none)");
-}
-
-static void print_usage(FILE *f, const char *usage)
-{
-	fputs(usage, f);
-	if (strstr(usage, "TOPOLOGY"))
-		print_topologies(f);
-}
-
-/* The long name of the option with value c, for a bad value's message. */
-static const char *opt_name(const struct option *opts, int c)
-{
-	for (int i = 0; opts[i].name; i++)
-		if (opts[i].val == c)
-			return opts[i].name;
-	return "?";
-}
-
-/*
- * Shared options: --run ID, --help, -v, --dry-run, --version. Options may
- * stand anywhere among the arguments (getopt permutes; "--" ends them).
- * Returns optind, or -1 (help, version) / -2 (bad usage, said).
- */
-static int parse_common(int argc, char **argv, const char *usage, const char *extra_short,
-			const struct option *extra, int (*cb)(int, const char *, void *), void *ctx)
-{
-	struct option opts[24] = {
-		{ "run", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "version", no_argument, NULL, 'V' },
-	};
-	char shortopts[64];
-	int n = 5, c;
-
-	for (int i = 0; extra && extra[i].name && n < 23; i++)
-		opts[n++] = extra[i];
-	snprintf(shortopts, sizeof(shortopts), "r:hv%s", extra_short ? extra_short : "");
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			opt_run = optarg;
-			break;
-		case 'h':
-			print_usage(stdout, usage);
-			return -1;
-		case 'V':
-			cli_version("bpfwire-lab");
-			return -1;
-		case 'v':
-			log_level = LOG_DEBUG;
-			break;
-		case 'n':
-			opt_dry_run = true;
-			break;
-		case '?':
-		case ':':
-			cli_bad_option(prog, argv, shortopts, opts);
-			return -2;
-		default:
-			if (cb && !cb(c, optarg, ctx))
-				break;
-			if (optarg)
-				fprintf(stderr, "%s: --%s: '%s' is not accepted\n", prog, opt_name(opts, c), optarg);
-			else
-				fprintf(stderr, "%s: --%s is not accepted here\n", prog, opt_name(opts, c));
-			print_usage(stderr, usage);
-			return -2;
-		}
-	}
-	return optind;
-}
-
-#define COMMON(argc, argv, usage, s, e, cb, ctx) do {			\
-	int i_ = parse_common(argc, argv, usage, s, e, cb, ctx);	\
-	if (i_ == -1)							\
-		return 0;						\
-	if (i_ == -2)							\
-		return LAB_EUSAGE;					\
-	argc -= i_;							\
-	argv += i_;							\
-} while (0)
-
-/* --dry-run's one line, after the arguments checked out: exit 0. */
-static int dry_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int dry_run(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: dry run: would ", prog);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return 0;
-}
 
 /* "pair" -> SOURCE/topology/pair.topo when there is no such file here. */
 static const char *resolve_topology(const char *arg, char *buf, size_t len)
@@ -254,7 +116,7 @@ static const char usage_bench[] =
 "usage: bpfwire-lab bench-boot [OPTIONS] TOPOLOGY\n"
 "Boot TOPOLOGY, print each guest's time to kernel-up and ready and its QEMU\n"
 "RSS, then tear down. Options as for `up`, plus --repeat N. Results go to\n"
-"/tmp/bpfwire-bench-PID-N unless --results is given.\n";
+"a new /tmp/bpfwire-bench-XXXXXX each (mkdtemp) unless --results is given.\n";
 
 struct up_ctx {
 	struct lab_up_opts o;
@@ -338,8 +200,19 @@ static int do_up(int argc, char **argv, bool bench)
 	for (int i = 0; i < (bench ? u.repeat : 1) && !ret; i++) {
 		char tmp[64];
 
-		if (bench && !u.o.results) {	/* keep benchmarks out of ./results */
-			snprintf(tmp, sizeof(tmp), "/tmp/bpfwire-bench-%d-%d", (int)getpid(), i + 1);
+		if (bench && !u.o.results) {
+			/*
+			 * Out of ./results, under a name no one can guess or make
+			 * first, root's alone to write; then 0755, like ./results/ID:
+			 * QEMU's 9p, no longer root, opens each directory above a
+			 * guest's files to read them (setup.sh, the share).
+			 */
+			snprintf(tmp, sizeof(tmp), "/tmp/bpfwire-bench-XXXXXX");
+			if (!mkdtemp(tmp) || chmod(tmp, 0755)) {
+				pr_warn("couldn't create a results dir in /tmp: %s", errno_str(errno));
+				ret = LAB_FAIL;
+				break;
+			}
 			u.o.results = tmp;
 		}
 		ret = lab_up(&u.o, t, &r);
@@ -391,6 +264,12 @@ static const struct option timeout_opts[] = {
 	{ 0 }
 };
 
+/*
+ * Raw, byte for byte: `exec` is the user asking for the command's output,
+ * as with ssh HOST CMD, and it may be piped into a file or a tool. The
+ * runner's logs and summaries, which nobody asked a guest to write into,
+ * escape it (escape.h).
+ */
 static int print_result(struct qga_result *res)
 {
 	int st;
@@ -727,7 +606,7 @@ static int cmd_run(int argc, char **argv)
 	if (argc != 1)
 		return bad_args(argc, argv, "one SCENARIO");
 	if (ro.kernel && ro.kernel_series) {
-		fprintf(stderr, "%s: --kernel and --kernel-series name two kernels: give one\n", prog);
+		fprintf(stderr, "%s: --kernel and --kernel-series name two kernels: give one\n", cmd_prog);
 		return LAB_EUSAGE;
 	}
 	ro.dry_run = opt_dry_run;
@@ -749,6 +628,23 @@ static int cmd_scenarios(int argc, char **argv)
 		return bad_args(argc, argv, "no argument");
 	return runner_list(stdout);
 }
+
+static int cmd_up(int argc, char **argv) { return do_up(argc, argv, false); }
+static int cmd_bench_boot(int argc, char **argv) { return do_up(argc, argv, true); }
+static int cmd_spawn(int argc, char **argv) { return cmd_exec(argc, argv, true); }
+static int cmd_exec_fg(int argc, char **argv) { return cmd_exec(argc, argv, false); }
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "up", cmd_up }, { "bench-boot", cmd_bench_boot }, { "check", cmd_check },
+	{ "exec", cmd_exec_fg }, { "spawn", cmd_spawn }, { "wait", cmd_wait },
+	{ "link", cmd_link }, { "netem", cmd_netem }, { "capture", cmd_capture },
+	{ "shell", cmd_shell }, { "status", cmd_status }, { "down", cmd_down },
+	{ "list", cmd_list }, { "run", cmd_run }, { "scenarios", cmd_scenarios },
+	{ "confine", rootview_cmd },
+};
 
 int main(int argc, char **argv)
 {
@@ -780,42 +676,13 @@ int main(int argc, char **argv)
 		return LAB_EUSAGE;
 	}
 	cmd = argv[1];
-	snprintf(prog, sizeof(prog), "bpfwire-lab %s", cmd);
+	snprintf(cmd_prog, sizeof(cmd_prog), "bpfwire-lab %s", cmd);
 	argc--;
 	argv++;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!strcmp(cmd, "up"))
-		return do_up(argc, argv, false);
-	if (!strcmp(cmd, "bench-boot"))
-		return do_up(argc, argv, true);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc, argv);
-	if (!strcmp(cmd, "exec"))
-		return cmd_exec(argc, argv, false);
-	if (!strcmp(cmd, "spawn"))
-		return cmd_exec(argc, argv, true);
-	if (!strcmp(cmd, "wait"))
-		return cmd_wait(argc, argv);
-	if (!strcmp(cmd, "link"))
-		return cmd_link(argc, argv);
-	if (!strcmp(cmd, "netem"))
-		return cmd_netem(argc, argv);
-	if (!strcmp(cmd, "capture"))
-		return cmd_capture(argc, argv);
-	if (!strcmp(cmd, "shell"))
-		return cmd_shell(argc, argv);
-	if (!strcmp(cmd, "status"))
-		return cmd_status(argc, argv);
-	if (!strcmp(cmd, "down"))
-		return cmd_down(argc, argv);
-	if (!strcmp(cmd, "list"))
-		return cmd_list(argc, argv);
-	if (!strcmp(cmd, "run"))
-		return cmd_run(argc, argv);
-	if (!strcmp(cmd, "scenarios"))
-		return cmd_scenarios(argc, argv);
-	if (!strcmp(cmd, "confine"))
-		return rootview_cmd(argc, argv);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(cmd, commands[i].name))
+			return commands[i].fn(argc, argv);
 	fprintf(stderr, "bpfwire-lab: unknown command '%s'\n", cmd);
 	fputs(usage_main, stderr);
 	return LAB_EUSAGE;

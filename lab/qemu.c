@@ -2,6 +2,7 @@
 /* QEMU for each guest: the accelerator, the command line, the start. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,19 @@
 #include "lab-config.h"
 #include "lab.h"
 #include "log.h"
+
+/*
+ * There is no size option for a file chardev: RLIMIT_FSIZE makes a write
+ * past the cap fail with EFBIG (the serial port drops the byte, a guest
+ * writing its share gets EIO) while QEMU, SIGXFSZ ignored, lives on; the
+ * splat scan reports a console that reached the cap as lost evidence.
+ */
+int qemu_child_setup(void *arg)
+{
+	int e = limit_file_size(LAB_DATA_MAX);
+
+	return e ? e : arg ? rootview_enter(arg) : 0;
+}
 
 static long host_tsc_khz(void)
 {
@@ -41,7 +55,7 @@ static bool kvm_works(struct lab_run *r, char *why, size_t whylen)
 {
 	char cache[PATH_MAX], key[PATH_MAX + 64], con[PATH_MAX + 32], *old;
 	struct argv a = { 0 };
-	struct spawn_opts so = { .netns = r->netns, .setsid = true };
+	struct spawn_opts so = { .netns = r->netns, .setsid = true, .child_setup = qemu_child_setup };
 	struct stat st;
 	bool alive = false;
 	double t0;
@@ -112,13 +126,13 @@ void qemu_choose_accel(struct lab_run *r, const char *accel, char *why, size_t w
 
 /*
  * no_timer_check: under a loaded TCG host the IO-APIC timer check can fail
- * and panic the boot. bpfwire.keep: the project's trees, which guest-init
+ * and panic the boot. bpfwire.keep: the source, build and results trees, which guest-init
  * keeps visible even under the /tmp it covers with tmpfs. ignore_loglevel
  * comes last, after the topology's append and --append, so that a `quiet`
  * there can never hide a WARN from the console scan.
  */
-static void add_kernel_params(struct argv *a, const struct lab_guest *g, const struct topo_host *h,
-			      const char *append)
+static void add_kernel_params(struct argv *a, const struct lab_run *r, const struct lab_guest *g,
+			      const struct topo_host *h, const char *append)
 {
 	/* Under icount QEMU's TSC ticks once per ns of its instruction clock. */
 	long tsc = h->icount ? 1000000 : host_tsc_khz();
@@ -129,8 +143,8 @@ static void add_kernel_params(struct argv *a, const struct lab_guest *g, const s
 	argv_add(a, "-append");
 	argv_add(a, "console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose "
 		"ro init=%s panic=-1 tsc=reliable%s no_timer_check bpfwire.dir=%s bpfwire.host=%s "
-		"bpfwire.keep=%s,%s%s%s%s%s ignore_loglevel",
-	    BPFWIRE_GUEST_INIT, tscarg, g->dir, h->name, BPFWIRE_SOURCE_ROOT, BPFWIRE_BUILD_ROOT,
+		"bpfwire.keep=%s,%s,%s%s%s%s%s ignore_loglevel",
+	    BPFWIRE_GUEST_INIT, tscarg, g->dir, h->name, BPFWIRE_SOURCE_ROOT, BPFWIRE_BUILD_ROOT, r->results,
 	    h->append[0] ? " " : "", h->append,
 	    append && *append ? " " : "", append ? append : "");
 }
@@ -215,10 +229,58 @@ static void add_devices(struct argv *a, const struct lab_guest *g, const struct 
 	}
 }
 
-/* RUN/hosts/NAME/qemu.cmdline: the command, to rerun a guest by hand. */
-static void write_cmdline(const struct lab_guest *g, const struct argv *a)
+/*
+ * QEMU's own confinement once its files, taps and sockets are open: it
+ * drops root for LAB_QEMU_UID (-runas), so what it reads for a guest is
+ * what any user of the host could read (not the 0600 files of the trees it
+ * exports), and a seccomp filter denies it obsolete calls, fork/exec and
+ * scheduler/resource changes. elevateprivileges stays allowed: QEMU 7.2
+ * installs the filter before -runas's setgid/setuid, which
+ * elevateprivileges=deny kills (SIGSYS); once -runas has run, no uid of
+ * QEMU's is root, so set*id can no longer raise anything.
+ */
+static void add_confinement(struct argv *a)
 {
-	FILE *f = share_fopen(g->dir, "qemu.cmdline");
+	argv_add(a, "-sandbox");
+	argv_add(a, "on,obsolete=deny,elevateprivileges=allow,spawn=deny,resourcecontrol=deny");
+	argv_add(a, "-runas"); argv_add(a, "%u:%u", LAB_QEMU_UID, LAB_QEMU_UID);
+}
+
+int qemu_own_share(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), e = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fchown(fd, LAB_QEMU_UID, LAB_QEMU_UID) || fchmod(fd, 0755))
+		e = -errno;
+	close(fd);
+	return e;
+}
+
+int qemu_argv(const struct lab_run *r, const struct topology *t, int hi, const char *append,
+	      const char *console, const char *root, struct argv *a)
+{
+	const struct topo_host *h = &t->hosts[hi];
+	const struct lab_guest *g = &r->guests[hi];
+
+	argv_add(a, "qemu-system-x86_64");
+	add_machine(a, r, h);
+	add_kernel_params(a, r, g, h, append);
+	add_devices(a, g, h, console, root);
+	add_confinement(a);
+	return a->n > 0 ? 0 : -ENOMEM;
+}
+
+/* RUN/guests/NAME/qemu.cmdline: the command, to rerun a guest by hand. */
+static void write_cmdline(const struct lab_run *r, const struct lab_guest *g, const struct argv *a)
+{
+	char dir[PATH_MAX];
+	FILE *f;
+
+	if (lab_guest_path(r, g->name, NULL, dir, sizeof(dir)))
+		return;
+	f = share_fopen(dir, "qemu.cmdline");
 
 	if (!f)
 		return;
@@ -236,14 +298,13 @@ static void write_cmdline(const struct lab_guest *g, const struct argv *a)
 
 pid_t qemu_start(struct lab_run *r, const struct topology *t, int hi, const char *append)
 {
-	const struct topo_host *h = &t->hosts[hi];
 	struct lab_guest *g = &r->guests[hi];
 	struct argv a = { 0 };
-	char log[PATH_MAX + 32], console[PATH_MAX + 32], root[PATH_MAX + 32];
+	char log[PATH_MAX + 32], console[PATH_MAX + 32], root[PATH_MAX + 32], dir[PATH_MAX];
 	/* guests see the source, build and results trees at their own paths */
 	struct rootview view = { .dir = root, .keep = { BPFWIRE_SOURCE_ROOT, BPFWIRE_BUILD_ROOT, r->results } };
 	struct spawn_opts so = { .netns = r->netns, .setsid = true, .out = log,
-				 .child_setup = rootview_enter, .child_arg = &view };
+				 .child_setup = qemu_child_setup, .child_arg = &view };
 	pid_t pid;
 	int fd;
 
@@ -254,17 +315,19 @@ pid_t qemu_start(struct lab_run *r, const struct topology *t, int hi, const char
 	snprintf(root, sizeof(root), "%s/guest-root", r->statedir);
 	if (mkdir(root, 0700) && errno != EEXIST)
 		return -errno;
-	/* qemu.log anew, then appended to by QEMU, never through a link */
-	fd = share_create(g->dir, "qemu.log");
+	/* qemu.log anew outside the share, then appended to by QEMU, never through a link */
+	if (lab_guest_path(r, g->name, NULL, dir, sizeof(dir)))
+		return -ENAMETOOLONG;
+	fd = share_create(dir, "qemu.log");
 	if (fd < 0)
 		return fd;
 	close(fd);
-	snprintf(log, sizeof(log), "%s/qemu.log", g->dir);
-	argv_add(&a, "qemu-system-x86_64");
-	add_machine(&a, r, h);
-	add_kernel_params(&a, g, h, append);
-	add_devices(&a, g, h, console, root);
-	write_cmdline(g, &a);
+	snprintf(log, sizeof(log), "%s/qemu.log", dir);
+	if (qemu_argv(r, t, hi, append, console, root, &a)) {
+		argv_free(&a);
+		return -ENOMEM;
+	}
+	write_cmdline(r, g, &a);
 	pid = spawn(a.v, &so);
 	argv_free(&a);
 	return pid;

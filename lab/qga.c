@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,13 +10,26 @@
 #include "qga.h"
 #include "util.h"
 
+/* A member of type t, or NULL (absent, or another type, JSON null included). */
+static json_object *member(json_object *o, const char *key, json_type t)
+{
+	json_object *v;
+
+	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, t))
+		return NULL;
+	return v;
+}
+
 int qga_open(struct qga *g, const char *path, int timeout_ms)
 {
+	/* one deadline for all: a guest that keeps answering stale ids cannot hold us */
+	double deadline = jchan_deadline(timeout_ms);
 	json_object *req, *args, *resp, *ret;
 	long long id = ((long long)getpid() << 20) ^ (long long)(now_s() * 1000);
 	int r;
 
-	r = jchan_connect(&g->ch, path, timeout_ms);
+	r = jchan_connect(&g->ch, path, deadline);
 	if (r)
 		return r;
 	/* 0xff resets qemu-ga's parser after a client that left mid-request */
@@ -29,15 +43,15 @@ int qga_open(struct qga *g, const char *path, int timeout_ms)
 		r = jchan_send(&g->ch, req);
 	json_object_put(req);
 	if (!r)
-		r = jchan_skip_to(&g->ch, 0xff, timeout_ms);
+		r = jchan_skip_to(&g->ch, 0xff, deadline);
 	while (!r) {
-		resp = jchan_recv(&g->ch, timeout_ms);
+		resp = jchan_recv(&g->ch, deadline);
 		if (!resp) {
 			r = -errno;
 			break;
 		}
-		if (json_object_object_get_ex(resp, "return", &ret) &&
-		    json_object_get_int64(ret) == id) {
+		ret = member(resp, "return", json_type_int);
+		if (ret && json_object_get_int64(ret) == id) {
 			json_object_put(resp);
 			return 0;
 		}
@@ -52,8 +66,9 @@ void qga_close(struct qga *g)
 	jchan_close(&g->ch);
 }
 
-json_object *qga_execute(struct qga *g, const char *cmd, json_object *args,
-			 int timeout_ms, char *err, size_t errlen)
+/* qga_execute with an absolute deadline. */
+static json_object *execute_until(struct qga *g, const char *cmd, json_object *args,
+				  double deadline, char *err, size_t errlen)
 {
 	json_object *req = json_object_new_object(), *resp, *v;
 	int r;
@@ -67,27 +82,34 @@ json_object *qga_execute(struct qga *g, const char *cmd, json_object *args,
 		snprintf(err, errlen, "couldn't send %s to qemu-ga: %s", cmd, errno_str(r));
 		return NULL;
 	}
-	resp = jchan_recv(&g->ch, timeout_ms);
+	resp = jchan_recv(&g->ch, deadline);
 	if (!resp) {
 		snprintf(err, errlen, "no answer from qemu-ga to %s: %s", cmd, errno_str(errno));
 		return NULL;
 	}
-	if (json_object_object_get_ex(resp, "return", &v)) {
+	if ((v = member(resp, "return", json_type_object))) {
 		json_object_get(v);
 		json_object_put(resp);
 		return v;
 	}
-	if (json_object_object_get_ex(resp, "error", &v)) {
-		json_object *desc = NULL;
+	if ((v = member(resp, "error", json_type_object))) {
+		json_object *desc = member(v, "desc", json_type_string);
 
-		json_object_object_get_ex(v, "desc", &desc);
-		snprintf(err, errlen, "qemu-ga %s failed: %s", cmd,
+		snprintf(err, errlen, "qemu-ga %s failed: %.200s", cmd,
 			 desc ? json_object_get_string(desc) : json_object_to_json_string(v));
 	} else {
-		snprintf(err, errlen, "qemu-ga %s: unexpected answer %s", cmd, json_object_to_json_string(resp));
+		/* a return that is null or not an object is no answer either */
+		snprintf(err, errlen, "qemu-ga %s: unexpected answer %.200s", cmd,
+			 json_object_to_json_string(resp));
 	}
 	json_object_put(resp);
 	return NULL;
+}
+
+json_object *qga_execute(struct qga *g, const char *cmd, json_object *args,
+			 int timeout_ms, char *err, size_t errlen)
+{
+	return execute_until(g, cmd, args, jchan_deadline(timeout_ms), err, errlen);
 }
 
 long qga_exec_start(struct qga *g, char *const argv[], const char *input,
@@ -115,8 +137,10 @@ long qga_exec_start(struct qga *g, char *const argv[], const char *input,
 	ret = qga_execute(g, "guest-exec", args, 10000, err, errlen);
 	if (!ret)
 		return -1;
-	if (!json_object_object_get_ex(ret, "pid", &pid)) {
-		snprintf(err, errlen, "guest-exec answered without a pid");
+	pid = member(ret, "pid", json_type_int);
+	if (!pid || json_object_get_int64(pid) <= 0 || json_object_get_int64(pid) > INT_MAX) {
+		snprintf(err, errlen, "guest-exec answered without a pid: %.200s",
+			 json_object_to_json_string(ret));
 		json_object_put(ret);
 		return -1;
 	}
@@ -125,50 +149,93 @@ long qga_exec_start(struct qga *g, char *const argv[], const char *input,
 	return p;
 }
 
-static char *decode_member(json_object *o, const char *key, size_t *len)
+/*
+ * Member key of o: absent is fine (false), any other type than t is a
+ * protocol error (true, with err).
+ */
+static bool wrong_type(json_object *o, const char *key, json_type t, json_object **v,
+		       char *err, size_t errlen)
+{
+	*v = NULL;
+	if (!json_object_object_get_ex(o, key, v))
+		return false;
+	if (json_object_is_type(*v, t))
+		return false;
+	snprintf(err, errlen, "guest-exec-status: %s is %s, not %s", key,
+		 json_type_to_name(json_object_get_type(*v)), json_type_to_name(t));
+	*v = NULL;
+	return true;
+}
+
+/* A base64 member: 0 (buf malloc'd, "" when absent) or -1 with err. */
+static int decode_member(json_object *o, const char *key, char **buf, size_t *len,
+			 char *err, size_t errlen)
 {
 	json_object *v;
-	const char *s;
-	char *buf;
+	size_t slen;
 	ssize_t n;
 
 	*len = 0;
-	if (!json_object_object_get_ex(o, key, &v))
-		return calloc(1, 1);
-	s = json_object_get_string(v);
-	buf = malloc(strlen(s) * 3 / 4 + 4);
-	if (!buf)
-		return NULL;
-	n = base64_decode(s, buf, strlen(s) * 3 / 4 + 3);
-	if (n < 0)
-		n = 0;
-	buf[n] = '\0';
+	if (wrong_type(o, key, json_type_string, &v, err, errlen))
+		return -1;
+	slen = v ? (size_t)json_object_get_string_len(v) : 0;
+	*buf = malloc(slen * 3 / 4 + 4);
+	if (!*buf) {
+		snprintf(err, errlen, "guest-exec-status: %s: %s", key, errno_str(-ENOMEM));
+		return -1;
+	}
+	n = v ? base64_decode(json_object_get_string(v), *buf, slen * 3 / 4 + 3) : 0;
+	if (n < 0) {
+		snprintf(err, errlen, "guest-exec-status: %s is not base64", key);
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	(*buf)[n] = '\0';
 	*len = (size_t)n;
-	return buf;
+	return 0;
+}
+
+/* qga_exec_status with an absolute deadline. */
+static int exec_status_until(struct qga *g, long pid, double deadline, struct qga_result *r,
+			     char *err, size_t errlen)
+{
+	json_object *args = json_object_new_object(), *ret, *v;
+	bool bad;
+
+	memset(r, 0, sizeof(*r));
+	json_object_object_add(args, "pid", json_object_new_int64(pid));
+	ret = execute_until(g, "guest-exec-status", args, deadline, err, errlen);
+	if (!ret)
+		return -1;
+	/* every member the guest sent has the type the protocol gives it */
+	bad = wrong_type(ret, "exited", json_type_boolean, &v, err, errlen);
+	r->exited = v && json_object_get_boolean(v);
+	bad = bad || wrong_type(ret, "exitcode", json_type_int, &v, err, errlen);
+	if (v)
+		r->exitcode = json_object_get_int(v);
+	bad = bad || wrong_type(ret, "signal", json_type_int, &v, err, errlen);
+	if (v)
+		r->signal = json_object_get_int(v);
+	bad = bad || wrong_type(ret, "out-truncated", json_type_boolean, &v, err, errlen);
+	r->truncated = v && json_object_get_boolean(v);
+	bad = bad || wrong_type(ret, "err-truncated", json_type_boolean, &v, err, errlen);
+	r->truncated = r->truncated || (v && json_object_get_boolean(v));
+	if (!bad && r->exited)
+		bad = decode_member(ret, "out-data", &r->out, &r->out_len, err, errlen) ||
+		      decode_member(ret, "err-data", &r->err, &r->err_len, err, errlen);
+	json_object_put(ret);
+	if (bad) {
+		qga_result_free(r);
+		r->exited = false;
+		return -1;
+	}
+	return 0;
 }
 
 int qga_exec_status(struct qga *g, long pid, struct qga_result *r, char *err, size_t errlen)
 {
-	json_object *args = json_object_new_object(), *ret, *v;
-
-	memset(r, 0, sizeof(*r));
-	json_object_object_add(args, "pid", json_object_new_int64(pid));
-	ret = qga_execute(g, "guest-exec-status", args, 10000, err, errlen);
-	if (!ret)
-		return -1;
-	r->exited = json_object_object_get_ex(ret, "exited", &v) && json_object_get_boolean(v);
-	if (json_object_object_get_ex(ret, "exitcode", &v))
-		r->exitcode = json_object_get_int(v);
-	if (json_object_object_get_ex(ret, "signal", &v))
-		r->signal = json_object_get_int(v);
-	if (r->exited) {
-		r->out = decode_member(ret, "out-data", &r->out_len);
-		r->err = decode_member(ret, "err-data", &r->err_len);
-		r->truncated = (json_object_object_get_ex(ret, "out-truncated", &v) && json_object_get_boolean(v)) ||
-			       (json_object_object_get_ex(ret, "err-truncated", &v) && json_object_get_boolean(v));
-	}
-	json_object_put(ret);
-	return 0;
+	return exec_status_until(g, pid, jchan_deadline(10000), r, err, errlen);
 }
 
 int qga_exec_wait(struct qga *g, long pid, int timeout_ms, struct qga_result *r,
@@ -178,7 +245,12 @@ int qga_exec_wait(struct qga *g, long pid, int timeout_ms, struct qga_result *r,
 	int delay = 5;
 
 	for (;;) {
-		if (qga_exec_status(g, pid, r, err, errlen))
+		/* each look within 10 s, and within a second past the whole wait's deadline */
+		double until = now_s() + 10;
+
+		if (timeout_ms >= 0 && until > deadline + 1)
+			until = deadline + 1;
+		if (exec_status_until(g, pid, until, r, err, errlen))
 			return -1;
 		if (r->exited)
 			return 0;

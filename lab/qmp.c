@@ -5,26 +5,40 @@
 
 #include "errnames.h"
 #include "qmp.h"
+#include "util.h"
+
+/* A member of type t, or NULL (absent, or another type, JSON null included). */
+static json_object *member(json_object *o, const char *key, json_type t)
+{
+	json_object *v;
+
+	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, t))
+		return NULL;
+	return v;
+}
 
 int qmp_open(struct qmp *q, const char *path, int timeout_ms)
 {
+	double deadline = jchan_deadline(timeout_ms);
 	json_object *greet, *ret;
 	char err[256];
 	int r;
 
 	q->next_id = 1;
-	r = jchan_connect(&q->ch, path, timeout_ms);
+	r = jchan_connect(&q->ch, path, deadline);
 	if (r)
 		return r;
-	greet = jchan_recv(&q->ch, timeout_ms);
-	if (!greet || !json_object_object_get_ex(greet, "QMP", NULL)) {
+	greet = jchan_recv(&q->ch, deadline);
+	if (!greet || !member(greet, "QMP", json_type_object)) {
 		r = greet ? -EPROTO : -errno;
 		json_object_put(greet);
 		jchan_close(&q->ch);
 		return r;
 	}
 	json_object_put(greet);
-	ret = qmp_execute(q, "qmp_capabilities", NULL, timeout_ms, err, sizeof(err));
+	ret = qmp_execute(q, "qmp_capabilities", NULL, (int)((deadline - now_s()) * 1000), err,
+			  sizeof(err));
 	if (!ret) {
 		jchan_close(&q->ch);
 		return -EPROTO;
@@ -41,6 +55,8 @@ void qmp_close(struct qmp *q)
 json_object *qmp_execute(struct qmp *q, const char *cmd, json_object *args,
 			 int timeout_ms, char *err, size_t errlen)
 {
+	/* one deadline, however many events come first */
+	double deadline = jchan_deadline(timeout_ms);
 	json_object *req = json_object_new_object(), *resp, *v, *id;
 	int my_id = q->next_id++;
 	int r;
@@ -56,30 +72,31 @@ json_object *qmp_execute(struct qmp *q, const char *cmd, json_object *args,
 		return NULL;
 	}
 	for (;;) {
-		resp = jchan_recv(&q->ch, timeout_ms);
+		resp = jchan_recv(&q->ch, deadline);
 		if (!resp) {
 			snprintf(err, errlen, "no answer to %s: %s", cmd, errno_str(errno));
 			return NULL;
 		}
-		if (json_object_object_get_ex(resp, "event", NULL) ||
-		    !json_object_object_get_ex(resp, "id", &id) ||
-		    json_object_get_int(id) != my_id) {
+		id = member(resp, "id", json_type_int);
+		if (json_object_object_get_ex(resp, "event", NULL) || !id ||
+		    json_object_get_int64(id) != my_id) {
 			json_object_put(resp);
 			continue;
 		}
-		if (json_object_object_get_ex(resp, "return", &v)) {
+		/* every command the lab sends returns an object */
+		if ((v = member(resp, "return", json_type_object))) {
 			json_object_get(v);
 			json_object_put(resp);
 			return v;
 		}
-		if (json_object_object_get_ex(resp, "error", &v)) {
-			json_object *desc;
+		if ((v = member(resp, "error", json_type_object))) {
+			json_object *desc = member(v, "desc", json_type_string);
 
-			json_object_object_get_ex(v, "desc", &desc);
-			snprintf(err, errlen, "%s failed: %s", cmd,
+			snprintf(err, errlen, "%s failed: %.200s", cmd,
 				 desc ? json_object_get_string(desc) : json_object_to_json_string(v));
 		} else {
-			snprintf(err, errlen, "%s: unexpected answer %s", cmd, json_object_to_json_string(resp));
+			snprintf(err, errlen, "%s: unexpected answer %.200s", cmd,
+				 json_object_to_json_string(resp));
 		}
 		json_object_put(resp);
 		return NULL;

@@ -5,6 +5,7 @@
  * from the user or from --ssh-config). exec, spawn, wait, link, fetch.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "errnames.h"
+#include "escape.h"
 #include "lab.h"
 #include "log.h"
 #include "netns.h"
@@ -88,8 +90,10 @@ bool remote_quote(const char *s, char *out, size_t len)
 
 static char *slurp_unlink(const char *path, size_t *len)
 {
-	char *text = read_file(path, len);
+	char *text = read_file_max(path, len, LAB_DATA_MAX);
 
+	if (!text && errno == EFBIG)
+		pr_warn("%s: ssh's output is over the 32 MiB cap, not read", path);
 	unlink(path);
 	if (!text) {
 		text = strdup("");
@@ -163,7 +167,7 @@ int ssh_run(const struct lab_run *r, const struct lab_remote *m, const char *cmd
 	return 0;
 }
 
-/* The last line of ssh's stderr, for a message. */
+/* The last line of ssh's stderr, for a message: escaped, the remote wrote it. */
 void ssh_last_line(const struct qga_result *res, char *out, size_t len)
 {
 	const char *s = res->err ? res->err : "";
@@ -174,11 +178,11 @@ void ssh_last_line(const struct qga_result *res, char *out, size_t len)
 	start = end;
 	while (start > s && start[-1] != '\n')
 		start--;
-	snprintf(out, len, "%.*s", (int)(end - start), start);
+	esc_str(out, len, start, (size_t)(end - start), 0);
 }
 
 /* The argv as one shell command line (as qemu-ga would run the argv). */
-static int join_argv(char *const argv[], char *out, size_t len)
+int remote_join_argv(char *const argv[], char *out, size_t len)
 {
 	size_t n = 0;
 
@@ -193,23 +197,67 @@ static int join_argv(char *const argv[], char *out, size_t len)
 	return 0;
 }
 
+/* mktemp -d /tmp/bpfwire-ID.XXXXXXXX's answer: that, and nothing a shell reads twice. */
+bool remote_base_valid(const char *id, const char *base)
+{
+	char pre[64];
+	size_t n = (size_t)snprintf(pre, sizeof(pre), "/tmp/bpfwire-%s.", id), k = 0;
+
+	if (strncmp(base, pre, n))
+		return false;
+	for (base += n; base[k]; k++)
+		if (!isalnum((unsigned char)base[k]))
+			return false;
+	return k >= 6 && n + k < sizeof(((struct lab_remote *)0)->rbase);
+}
+
+/*
+ * Shell text that sets d (the run's dir there) and r (the host's share in
+ * it) and defines g DIR (a directory, not a link, of the login user, that
+ * no one else can write) and nl FILE (not a link). /tmp there is anyone's:
+ * the dir is mktemp's, and checked before every use. False: no dir to use.
+ */
+bool remote_prologue(const struct lab_remote *m, char *out, size_t len)
+{
+	char qd[4 * sizeof(m->rbase) + 3], qr[4 * sizeof(m->rdir) + 3];
+
+	if (!m->rbase[0] || !m->rdir[0] || !remote_quote(m->rbase, qd, sizeof(qd)) ||
+	    !remote_quote(m->rdir, qr, sizeof(qr)))
+		return false;
+	return snprintf(out, len,
+		"g() { case \"$(stat -c %%u:%%A -- \"$1\" 2>/dev/null)\" in \"$(id -u)\":d????[!w]??[!w]?) return 0;; esac; "
+		"echo \"bpfwire: $1 is not a directory of uid $(id -u) that only it can write: refused\" >&2; return 1; }; "
+		"nl() { if [ -L \"$1\" ]; then echo \"bpfwire: $1 is a link: refused\" >&2; return 1; fi; }; "
+		"d=%s; r=%s; ", qd, qr) < (int)len;
+}
+
 /*
  * What runs on the remote: in its share, with its shell's pid appended to
- * /tmp/bpfwire-ID/pids so that `down` can end it (by that pid).
+ * RBASE/pids so that `down` can end it (by that pid).
  */
-static int remote_cmd(const struct lab_run *r, const struct lab_remote *m, char *const argv[],
-		      char *out, size_t len)
+int remote_cmd(const struct lab_remote *m, char *const argv[], char *out, size_t len)
 {
-	char line[8192], script[16384], q[16384 * 4 + 3];
+	char line[8192], pro[2048], script[16384], q[16384 * 4 + 3];
 
-	if (join_argv(argv, line, sizeof(line)))
+	if (remote_join_argv(argv, line, sizeof(line)) || !remote_prologue(m, pro, sizeof(pro)))
 		return -1;
-	snprintf(script, sizeof(script), "mkdir -p %s && cd %s && echo $$ >> /tmp/bpfwire-%s/pids && exec %s",
-		 m->rdir, m->rdir, r->id, line);
+	snprintf(script, sizeof(script), "%sg \"$d\" && g \"$r\" && nl \"$d/pids\" || exit %d; "
+		 "cd -- \"$r\" && echo $$ >> \"$d/pids\" && exec %s", pro, REMOTE_REFUSED, line);
 	if (!remote_quote(script, q, sizeof(q)) || strlen(q) + 16 > len)
 		return -1;
 	snprintf(out, len, "exec /bin/sh -c %s", q);
 	return 0;
+}
+
+/* The refusal's own line, if the remote refused its dir (exit REMOTE_REFUSED). */
+static bool refused(const struct lab_remote *m, const struct qga_result *res)
+{
+	const char *p = res->err ? strstr(res->err, "bpfwire: ") : NULL;
+
+	if (!res->exited || res->exitcode != REMOTE_REFUSED || !p)
+		return false;
+	pr_warn("remote host %s: %.*s", m->name, (int)strcspn(p + 9, "\n"), p + 9);
+	return true;
 }
 
 int remote_exec(struct lab_run *r, const struct lab_remote *m, char *const argv[], int timeout_ms,
@@ -218,14 +266,16 @@ int remote_exec(struct lab_run *r, const struct lab_remote *m, char *const argv[
 	static char cmd[16384 * 4 + 64];
 	char line[512];
 
-	if (remote_cmd(r, m, argv, cmd, sizeof(cmd))) {
-		pr_warn("%s: the command is too long", m->name);
+	if (remote_cmd(m, argv, cmd, sizeof(cmd))) {
+		pr_warn("%s: the command is too long, or up made no dir there", m->name);
 		return -1;
 	}
 	if (ssh_run(r, m, cmd, timeout_ms, NULL, res) < 0) {
 		pr_warn("%s: %s did not finish in %d ms over ssh", m->name, argv[0], timeout_ms);
 		return -1;
 	}
+	if (refused(m, res))
+		return -1;
 	if (res->exitcode == 255) {
 		ssh_last_line(res, line, sizeof(line));
 		pr_warn("%s: ssh %s@%s exited 255 (ssh's own failure, or the command's): %s",
@@ -249,7 +299,7 @@ long remote_spawn(struct lab_run *r, const struct lab_remote *m, char *const arg
 	pid_t pid;
 
 	spawn_dir(r, dir, sizeof(dir));
-	if (mkdir_p(dir, 0700) || remote_cmd(r, m, argv, cmd, sizeof(cmd))) {
+	if (mkdir_p(dir, 0700) || remote_cmd(m, argv, cmd, sizeof(cmd))) {
 		pr_warn("%s: couldn't prepare %s (or the command is too long)", m->name, dir);
 		return -1;
 	}
@@ -285,9 +335,13 @@ int remote_wait(struct lab_run *r, const struct lab_remote *m, long pid, int tim
 		sleep_ms(50);
 	}
 	snprintf(path, sizeof(path), "%s/%ld.out", dir, pid);
-	res->out = read_file(path, &res->out_len);
+	res->out = read_file_max(path, &res->out_len, LAB_DATA_MAX);
+	if (!res->out && errno == EFBIG)
+		pr_warn("%s: %s is over the 32 MiB cap, not read", m->name, path);
 	snprintf(path, sizeof(path), "%s/%ld.err", dir, pid);
-	res->err = read_file(path, &res->err_len);
+	res->err = read_file_max(path, &res->err_len, LAB_DATA_MAX);
+	if (!res->err && errno == EFBIG)
+		pr_warn("%s: %s is over the 32 MiB cap, not read", m->name, path);
 	snprintf(path, sizeof(path), "%s/%ld.rc", dir, pid);
 	rc = read_file(path, NULL);
 	if (!rc) {
@@ -337,10 +391,22 @@ int remote_link(struct lab_run *r, const struct lab_remote *m, const char *iface
 	return ret;
 }
 
+/* cat of FILE in the share, never through a link, only from a dir that passes g. */
+int remote_fetch_cmd(const struct lab_remote *m, const char *file, char *out, size_t len)
+{
+	char pro[2048], q[4096];
+
+	if (!remote_prologue(m, pro, sizeof(pro)) || !remote_quote(file, q, sizeof(q)))
+		return -1;
+	return snprintf(out, len, "%sg \"$d\" && g \"$r\" || exit %d; f=\"$r\"/%s; nl \"$f\" || exit %d; "
+			"[ -f \"$f\" ] || { echo \"bpfwire: $f is not a regular file\" >&2; exit %d; }; "
+			"exec cat -- \"$f\"", pro, REMOTE_REFUSED, q, REMOTE_REFUSED, REMOTE_REFUSED) < (int)len ? 0 : -1;
+}
+
 int lab_fetch(struct lab_run *r, const char *host, const char *file)
 {
 	const struct lab_remote *m = lab_remote(r, host);
-	char path[PATH_MAX + 256], cmd[8192], q[4096], line[512];
+	char path[PATH_MAX + 256], cmd[8192], line[512];
 	struct qga_result res;
 	int ret = 0;
 
@@ -348,14 +414,14 @@ int lab_fetch(struct lab_run *r, const char *host, const char *file)
 		return -1;
 	if (strstr(file, "..") || file[0] == '/' || strchr(file, '/') ||
 	    snprintf(path, sizeof(path), "%s/%s", m->dir, file) >= (int)sizeof(path) ||
-	    !remote_quote(file, q, sizeof(q))) {
+	    remote_fetch_cmd(m, file, cmd, sizeof(cmd))) {
 		pr_warn("%s: won't fetch '%s': a plain file name in its share is expected", host, file);
 		return -1;
 	}
-	snprintf(cmd, sizeof(cmd), "cat %s/%s", m->rdir, q);
-	if (ssh_run(r, m, cmd, 30000, path, &res) < 0 || !res.exited || res.exitcode) {
+	if (ssh_run(r, m, cmd, 30000, path, &res) < 0 || refused(m, &res) || !res.exited || res.exitcode) {
 		ssh_last_line(&res, line, sizeof(line));
 		pr_warn("%s: couldn't fetch %s/%s: %s", host, m->rdir, file, line);
+		unlink(path);	/* nothing of a refused file is judged */
 		ret = -1;
 	}
 	qga_result_free(&res);

@@ -24,4 +24,34 @@ void ssh_last_line(const struct qga_result *res, char *out, size_t len);
 /* shell_quote, false when out is too small for the worst case. */
 bool remote_quote(const char *s, char *out, size_t len);
 
+/* The argv as one line for the remote's shell; -1 if too long. */
+int remote_join_argv(char *const argv[], char *out, size_t len);
+
+/* What the remote's shell exits with when it refuses the run's dir there (or a link in it). */
+#define REMOTE_REFUSED 97
+/* A path mktemp -d /tmp/bpfwire-ID.XXXXXXXX can have made (checked before it is used). */
+bool remote_base_valid(const char *id, const char *base);
+/* Shell text: d, r, and the checks g DIR and nl FILE (see remote_ssh.c); false: no dir. */
+bool remote_prologue(const struct lab_remote *m, char *out, size_t len);
+/* The line ssh runs for remote_exec/remote_spawn: checks, cd to the share, pid, exec. */
+int remote_cmd(const struct lab_remote *m, char *const argv[], char *out, size_t len);
+/* The line that cats FILE of the share to stdout, refusing a link or a dir not the lab's. */
+int remote_fetch_cmd(const struct lab_remote *m, const char *file, char *out, size_t len);
+
+/* ip link add DEV type vxlan id VNI remote PEER dstport 4789 nolearning */
+void vxlan_add_argv(struct argv *a, const char *dev, unsigned vni, const char *peer);
+/*
+ * The nft commands (n of them, each an argv) that drop VXLAN with this VNI
+ * to UDP 4789 from anyone but PEER, in table inet TABLE, chain pin (raw
+ * prerouting). Returns n.
+ */
+int vxlan_pin_argvs(const char *table, unsigned vni, const char *peer, struct argv cmds[4]);
+/* The remote end's script: its pin, its VXLAN, MAC, MTU, addresses, up. */
+int remote_end_script(const struct lab_run *r, const struct lab_remote *m, const struct lab_tunnel *tn,
+		      const struct topo_nic *nic, char *out, size_t len);
+/* down's script on remote m: pids, VXLANs, the pin, the dir (checked first). */
+int remote_down_script(const struct lab_run *r, const struct lab_remote *m, char *out, size_t len);
+/* The nft table of a run's pins: in the lab's underlay netns (m NULL), or on remote m. */
+void vxlan_pin_table(const struct lab_run *r, const struct lab_remote *m, char *out, size_t len);
+
 #endif

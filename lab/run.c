@@ -64,102 +64,6 @@ void lab_add_proc(struct lab_run *r, const char *role, const char *name, pid_t p
 	p->start = proc_starttime(pid);
 }
 
-static bool need_program(const char *prog, const char *package)
-{
-	char path[PATH_MAX];
-
-	if (find_program(prog, path, sizeof(path)))
-		return true;
-	pr_warn("couldn't find %s: install the Debian package %s", prog, package);
-	return false;
-}
-
-static bool valid_netns_name(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (!n || n > 63 || s[0] == '.')
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
-			return false;
-	return true;
-}
-
-/* A split topology boots one part at a time; a whole one has none to pick. */
-static bool preflight_part(const struct lab_up_opts *o, const struct topology *t)
-{
-	char names[TOPO_MAX_PARTS * (TOPO_NAME_MAX + 2) + 1] = "";
-
-	for (int i = 0; i < t->nparts; i++) {
-		if (o->part && !strcmp(o->part, t->parts[i].name))
-			return true;
-		strcat(strcat(names, " "), t->parts[i].name);
-	}
-	if (o->part && !t->nparts)
-		pr_warn("--part %s: topology %s has no parts", o->part, t->name);
-	else if (o->part)
-		pr_warn("--part %s: topology %s has the parts%s", o->part, t->name, names);
-	else if (t->nparts)
-		pr_warn("topology %s is split into parts (%s): boot one with --part NAME", t->name, names + 1);
-	else
-		return true;
-	return false;
-}
-
-static int preflight(const struct lab_up_opts *o, const struct topology *t, const char *kernel)
-{
-	bool ok = true, dhcp = false;
-
-	for (int i = 0; i < t->nsegments; i++)
-		dhcp |= t->segments[i].dhcp;
-	if (geteuid() != 0) {
-		pr_warn("the lab needs root (network namespaces, taps): run it as root");
-		return -1;
-	}
-	if (!file_exists(kernel)) {
-		pr_warn("couldn't find the lab kernel %s: build it with `meson compile -C build` "
-			"(or pass --kernel PATH or set BPFWIRE_KERNEL)", kernel);
-		ok = false;
-	}
-	ok &= need_program("qemu-system-x86_64", "qemu-system-x86");
-	ok &= need_program("ip", "iproute2");
-	if (!file_exists("/usr/sbin/qemu-ga")) {
-		pr_warn("couldn't find /usr/sbin/qemu-ga (the guests run it from the host root): "
-			"install the Debian package qemu-guest-agent");
-		ok = false;
-	}
-	if (dhcp) {
-		ok &= need_program("dnsmasq", "dnsmasq-base");
-		if (!file_exists("/bin/busybox")) {
-			pr_warn("couldn't find /bin/busybox (the guests' DHCP client): install the Debian package busybox-static");
-			ok = false;
-		}
-	}
-	if (o->capture)
-		ok &= need_program("tcpdump", "tcpdump");
-	for (int i = 0; i < t->nhosts; i++)
-		if (t->hosts[i].remote.on) {
-			ok &= need_program("ssh", "openssh-client");
-			break;
-		}
-	if (o->underlay_netns && (!valid_netns_name(o->underlay_netns) || !netns_exists(o->underlay_netns))) {
-		pr_warn("--underlay-netns %s: no such network namespace (ip netns list)", o->underlay_netns);
-		ok = false;
-	}
-	if (!preflight_part(o, t))
-		ok = false;
-	if (o->ssh_config && !file_exists(o->ssh_config)) {
-		pr_warn("--ssh-config %s: no such file", o->ssh_config);
-		ok = false;
-	}
-	if (!file_exists(BPFWIRE_GUEST_INIT)) {
-		pr_warn("couldn't find the guest init %s", BPFWIRE_GUEST_INIT);
-		ok = false;
-	}
-	return ok ? 0 : -1;
-}
-
 static bool valid_share_path(const char *p)
 {
 	for (; *p; p++)
@@ -173,6 +77,49 @@ static void progress(const struct lab_up_opts *o, double t0, const char *name, c
 	if (!o->quiet)
 		printf("[%6.2f s] %-12s %s\n", now_s() - t0, name, what);
 	fflush(stdout);
+}
+
+int lab_guest_path(const struct lab_run *r, const char *host, const char *file, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/guests/%s%s%s", r->results, host, file ? "/" : "", file ? file : "");
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int lab_claim_results(const char *dir, char *out, size_t len)
+{
+	char path[PATH_MAX], real[PATH_MAX], *slash;
+	struct stat st;
+	int fd, e;
+
+	if (!*dir || snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	while ((slash = strrchr(path, '/')) && slash != path && !slash[1])
+		*slash = '\0';	/* "DIR/" is DIR */
+	slash = strrchr(path, '/');
+	if (slash && slash != path) {
+		*slash = '\0';
+		e = mkdir_p(path, 0755);
+		if (e)
+			return e;
+		*slash = '/';
+	}
+	/* mkdir's EEXIST says someone was first: then it must be root's own */
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP || errno == ENOTDIR ? -EPERM : -errno;
+	e = fstat(fd, &st) ? -errno : 0;
+	close(fd);
+	if (e)
+		return e;
+	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return -EPERM;
+	/* the last component is no link, so realpath only resolves the parents */
+	if (!realpath(path, real))
+		return -errno;
+	return snprintf(out, len, "%s", real) >= (int)len ? -ENAMETOOLONG : 0;
 }
 
 /* Run id (attempt k of a generated one), netns, state dir and results dir; nothing is created yet. */
@@ -196,9 +143,12 @@ static int up_names(const struct lab_up_opts *o, const struct topology *t, struc
 	snprintf(r->netns, sizeof(r->netns), "bpfwire-%s", r->id);
 	snprintf(r->statedir, sizeof(r->statedir), "%s/%s", LAB_STATE_ROOT, r->id);
 	if (o->results) {
-		if (!realpath(o->results, path) && (mkdir_p(o->results, 0755) || !realpath(o->results, path))) {
-			pr_warn("couldn't create results dir %s: %s", o->results, errno_str(errno));
-			return LAB_FAIL;
+		int e = lab_claim_results(o->results, path, sizeof(path));
+
+		if (e) {
+			pr_warn("results dir %s: %s", o->results, e == -EPERM ? "refused: it must be a directory "
+				"of root's that no one else can write, not a link" : errno_str(e));
+			return e == -EPERM ? LAB_EUSAGE : LAB_FAIL;
 		}
 		snprintf(r->results, sizeof(r->results), "%s", path);
 	} else {
@@ -222,6 +172,8 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 {
 	struct lab_guest *g = &r->guests[h];
 	const struct topo_host *th = &t->hosts[h];
+	char path[PATH_MAX];
+	int e, ret;
 
 	snprintf(g->name, sizeof(g->name), "%s", th->name);
 	if (snprintf(g->dir, sizeof(g->dir), "%s/hosts/%s", r->results, th->name) >= (int)sizeof(g->dir) ||
@@ -232,8 +184,23 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 		return LAB_FAIL;
 	}
 	g->t_kernel = g->t_ready = -1;
-	if (mkdir_p(g->dir, 0755)) {
-		pr_warn("couldn't create %s: %s", g->dir, errno_str(errno));
+	if (lab_guest_path(r, g->name, NULL, path, sizeof(path))) {
+		pr_warn("the path of %s's lab files is too long", th->name);
+		return LAB_FAIL;
+	}
+	e = mkdir_p(g->dir, 0755);
+	if (!e)
+		e = mkdir_p(path, 0755);
+	if (!e)
+		e = qemu_own_share(g->dir);
+	if (e) {
+		pr_warn("couldn't create %s or %s: %s", g->dir, path, errno_str(e));
+		return LAB_FAIL;
+	}
+	/* a reused results dir: nothing a past guest left may answer this run */
+	ret = dir_empty(g->dir);
+	if (ret) {
+		pr_warn("couldn't empty %s, the share of an earlier run: %s", g->dir, errno_str(ret));
 		return LAB_FAIL;
 	}
 	g->nnics = th->nnics;
@@ -247,7 +214,7 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 		topo_format_mac(th->nics[n].mac, nic->mac);
 	}
 	if (guest_write_setup(r, t, h)) {
-		pr_warn("couldn't write %s/setup.sh: %s", g->dir, errno_str(errno));
+		pr_warn("couldn't write %s/setup.sh: %s", path, errno_str(errno));
 		return LAB_FAIL;
 	}
 	return LAB_OK;
@@ -330,16 +297,20 @@ static int up_start_guests(const struct lab_up_opts *o, const struct topology *t
 	return LAB_OK;
 }
 
-/*
- * guest-init's first reason for a failed setup (stage.failed in the share),
- * as a warning; false when it gave none. Guest-written: one printable line.
- */
-static bool init_failed(const struct lab_guest *g)
+#define STAGE_FAILED_MAX 65536
+
+bool guest_init_failed(const struct lab_guest *g)
 {
 	char path[PATH_MAX + 32], *text, *p;
 
 	snprintf(path, sizeof(path), "%s/stage.failed", g->dir);
-	text = read_file(path, NULL);
+	/* one line is all it may say: no guest makes us read megabytes each poll */
+	text = read_file_max(path, NULL, STAGE_FAILED_MAX);
+	if (!text && errno == EFBIG) {
+		pr_warn("%s: boot failed, guest-init's stage.failed is over %d bytes, not read "
+			"(every failure: %s/init.log)", g->name, STAGE_FAILED_MAX, g->dir);
+		return true;
+	}
 	if (!text || !*text) {	/* not yet, or still being written */
 		free(text);
 		return false;
@@ -362,7 +333,7 @@ static int guest_poll(const struct lab_up_opts *o, const struct lab_run *r, stru
 	char path[PATH_MAX + 32];
 	struct qga q;
 
-	if (init_failed(g))
+	if (guest_init_failed(g))
 		return -1;
 	if (!proc_alive(g->pid, g->start)) {
 		pr_warn("%s: QEMU (pid %d) ended before the guest was ready", g->name, g->pid);
@@ -488,6 +459,19 @@ static int claim_run(const struct lab_up_opts *o, const struct topology *t, stru
 				"or end it with `bpfwire-lab down --run %s`", r->id, r->statedir, r->id);
 			return LAB_EUSAGE;
 		}
+		if (!o->results) {	/* ./results/ID, claimed like --results */
+			char real[PATH_MAX];
+
+			ret = lab_claim_results(r->results, real, sizeof(real));
+			if (ret) {
+				rmdir(r->statedir);
+				pr_warn("results dir %s: %s", r->results, ret == -EPERM ?
+					"refused: it must be a directory of root's that no one else can write, not a link" :
+					errno_str(ret));
+				return ret == -EPERM ? LAB_EUSAGE : LAB_FAIL;
+			}
+			snprintf(r->results, sizeof(r->results), "%s", real);
+		}
 		if (netns_exists(r->netns)) {
 			/* not ours to delete: a crashed run's, for `down --all` */
 			rmdir(r->statedir);
@@ -512,7 +496,7 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 	r->guard_fd = -1;
 	snprintf(r->status, sizeof(r->status), "booting");	/* "ready" only at the end */
 	snprintf(r->kernel, sizeof(r->kernel), "%s", o->kernel ? o->kernel : lab_default_kernel());
-	ret = preflight(o, t, r->kernel) ? LAB_FAIL : claim_run(o, t, r);
+	ret = lab_preflight(o, t, r->kernel) ? LAB_FAIL : claim_run(o, t, r);
 	if (!ret) {
 		/* From here on the run is ours: every failure goes through teardown. */
 		claimed = true;
@@ -587,7 +571,7 @@ int lab_down(struct lab_run *r, bool quiet)
 			fclose(mf);
 		snprintf(path, sizeof(path), "%s/splats.txt", r->results);
 		if (splats && text) {
-			f = fopen(path, "w");
+			f = share_fopen(r->results, "splats.txt");	/* never through a link */
 			if (f) {
 				fputs(text, f);
 				fclose(f);

@@ -81,7 +81,8 @@ struct lab_remote {
 	unsigned port;
 	char key[1024];		/* "" : ssh's own identities */
 	char dir[PATH_MAX];	/* RUN/hosts/NAME: fetched files, the tunnel's pcap, dmesg.log */
-	char rdir[128];		/* /tmp/bpfwire-ID/NAME on the remote: its ${SHARE} */
+	char rbase[96];		/* mktemp -d /tmp/bpfwire-ID.XXXXXXXX on the remote, made at up; "": none */
+	char rdir[128];		/* RBASE/NAME there: its ${SHARE}; "" until up made it */
 	char lab_addr[64];	/* the lab's underlay address as the remote sees it */
 	double uptime0;		/* the remote's /proc/uptime at up: its dmesg since then */
 	int ntunnels;

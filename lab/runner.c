@@ -18,6 +18,7 @@
 
 #include "lab-config.h"
 #include "errnames.h"
+#include "escape.h"
 #include "kseries.h"
 #include "log.h"
 #include "steps.h"
@@ -149,7 +150,9 @@ static int trace_report(struct runner *rn, char *why, size_t whylen)
 
 	snprintf(tool, sizeof(tool), "%s/trace/bpfwire-path", BPFWIRE_BUILD_ROOT);
 	r = run_cmd(argv, NULL, out, sizeof(out));
-	fputs(out, stdout);
+	esc_fputs(stdout, out, ESC_KEEP_NL);	/* it quotes the guests' records */
+	if (out[0])
+		putchar('\n');	/* run_cmd strips the last newline */
 	if (r) {
 		why_set(why, whylen, "bpfwire-path %s failed (exit %d)", rn->results, r);
 		return -1;
@@ -157,6 +160,7 @@ static int trace_report(struct runner *rn, char *why, size_t whylen)
 	return 0;
 }
 
+/* The guests' keys and values, escaped: none can start a line of its own. */
 static void print_reports(FILE *f, json_object *reports)
 {
 	json_object_object_foreach(reports, id, o) {
@@ -169,14 +173,17 @@ static void print_reports(FILE *f, json_object *reports)
 			if (ty != json_type_int && ty != json_type_boolean && ty != json_type_double &&
 			    ty != json_type_string)
 				continue;
-			fprintf(f, "%s %s=%s", first ? "" : ",", k, json_object_get_string(v));
+			fputs(first ? " " : ", ", f);
+			esc_fputs(f, k, 0);
+			fputc('=', f);
+			esc_fputs(f, json_object_get_string(v), 0);
 			first = false;
 		}
 		fputc('\n', f);
 	}
 }
 
-static void write_summary(struct runner *rn, const char *verdict, const char *reason,
+void runner_write_summary(struct runner *rn, const char *verdict, const char *reason,
 			  int splats, const char *splat_text)
 {
 	json_object *root = json_object_new_object();
@@ -208,7 +215,10 @@ static void write_summary(struct runner *rn, const char *verdict, const char *re
 	if (f) {
 		size_t n = json_object_array_length(rn->steps);
 
-		fprintf(f, "%s: %s%s%s\n", rn->s->name, verdict, reason[0] ? ": " : "", reason);
+		/* a reason, why and stdout_last may quote a guest: escaped */
+		fprintf(f, "%s: %s%s", rn->s->name, verdict, reason[0] ? ": " : "");
+		esc_fputs(f, reason, 0);
+		fputc('\n', f);
 		fprintf(f, "  %s\n", rn->s->summary);
 		fprintf(f, "topology %s, accel %s, boot %.1f s, total %.1f s\n", rn->s->topology,
 			rn->lab ? rn->lab->accel : "-", rn->lab ? rn->lab->boot_s : 0,
@@ -225,17 +235,25 @@ static void write_summary(struct runner *rn, const char *verdict, const char *re
 				json_object_get_string(json_object_object_get(js, "op")),
 				json_object_get_double(json_object_object_get(js, "seconds")),
 				json_object_get_string(json_object_object_get(js, "what")));
-			if (json_object_object_get_ex(js, "why", &v))
-				fprintf(f, "  <- %s", json_object_get_string(v));
-			else if (json_object_object_get_ex(js, "values", &v))
-				fprintf(f, "  (%s)", json_object_get_string(v));
+			if (json_object_object_get_ex(js, "why", &v)) {
+				fputs("  <- ", f);
+				esc_fputs(f, json_object_get_string(v), 0);
+			} else if (json_object_object_get_ex(js, "values", &v)) {
+				fputs("  (", f);
+				esc_fputs(f, json_object_get_string(v), 0);
+				fputc(')', f);
+			}
 			fputc('\n', f);
 			if (json_object_object_get_ex(js, "stdout_last", &v) &&
-			    json_object_get_string_len(v))
-				fprintf(f, "         | %s\n", json_object_get_string(v));
+			    json_object_get_string_len(v)) {
+				fputs("         | ", f);
+				esc_fputs(f, json_object_get_string(v), 0);
+				fputc('\n', f);
+			}
 		}
 		fprintf(f, "reports:\n");
 		print_reports(f, rn->reports);
+		/* splat_scan escaped the consoles' lines it quotes */
 		fprintf(f, "console splats: %d\n%s", splats, splat_text ? splat_text : "");
 		fclose(f);
 	}
@@ -371,7 +389,7 @@ static int runner_prepare(struct runner *rn, const char *name, const struct runn
 }
 
 /* Every step in order; after the first failure the rest are recorded as skipped. */
-static int run_steps(struct runner *rn, int failed, char *reason, size_t rlen)
+int runner_steps(struct runner *rn, int failed, char *reason, size_t rlen)
 {
 	int nsteps = rn->s->nsteps;
 
@@ -400,7 +418,9 @@ static int run_steps(struct runner *rn, int failed, char *reason, size_t rlen)
 		json_object_object_add(js, "verdict", json_object_new_string(r ? "FAIL" : "ok"));
 		if (r) {
 			json_object_object_add(js, "why", json_object_new_string(why));
-			printf("[%6.1fs]   FAIL: %s\n", now_s() - rn->t0, why);
+			printf("[%6.1fs]   FAIL: ", now_s() - rn->t0);
+			esc_fputs(stdout, why, 0);	/* it may quote the guest */
+			putchar('\n');
 			why_set(reason, rlen, "step %d (%s:%d, %s) failed: %s", i + 1,
 				rn->s->name, st->line, scenario_op_name(st->op), why);
 			failed = LAB_FAIL;
@@ -426,7 +446,7 @@ static int run_on_lab(struct runner *rn, const struct runner_opts *o, char *reas
 		failed = LAB_FAIL;
 		printf("FAIL: %s\n", reason);
 	}
-	failed = run_steps(rn, failed, reason, rlen);
+	failed = runner_steps(rn, failed, reason, rlen);
 	if (o->trace && !lab_interrupted) {
 		char why[512] = "";
 
@@ -511,10 +531,12 @@ int runner_run(const char *name, const struct runner_opts *o)
 		failed = run_on_lab(&rn, o, reason, sizeof(reason));
 		failed = finish_lab(&rn, o, failed, reason, sizeof(reason), &splats, &splat_text);
 	}
-	write_summary(&rn, failed ? "FAIL" : "PASS", reason, splats, splat_text);
+	runner_write_summary(&rn, failed ? "FAIL" : "PASS", reason, splats, splat_text);
 	if (rn.lab)
 		lab_free(rn.lab);
-	printf("%s: %s%s%s\n", rn.s->name, failed ? "FAIL" : "PASS", reason[0] ? ": " : "", reason);
+	printf("%s: %s%s", rn.s->name, failed ? "FAIL" : "PASS", reason[0] ? ": " : "");
+	esc_fputs(stdout, reason, 0);
+	putchar('\n');
 	printf("traces: %s (summary.txt, summary.json, consoles, pcaps)\n", rn.results);
 	free(splat_text);
 	json_object_put(rn.steps);

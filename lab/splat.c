@@ -8,8 +8,10 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "errnames.h"
+#include "escape.h"
 #include "lab.h"
 #include "log.h"
 #include "splat.h"
@@ -23,12 +25,23 @@ int lab_console_path(const struct lab_run *r, const struct lab_guest *g, char *b
 
 int lab_console_prepare(const struct lab_run *r, const struct lab_guest *g, char *buf, size_t len)
 {
-	char dir[PATH_MAX + 16];
+	char dir[PATH_MAX + 16], name[TOPO_NAME_MAX + 8];
 	int e;
 
 	snprintf(dir, sizeof(dir), "%s/consoles", r->results);
 	e = mkdir_p(dir, 0755);
-	return e ? e : lab_console_path(r, g, buf, len);
+	if (!e)
+		e = lab_console_path(r, g, buf, len);
+	if (e)
+		return e;
+	/* made anew, never through a link, before QEMU opens it by name */
+	snprintf(dir, sizeof(dir), "%s/consoles", r->results);
+	snprintf(name, sizeof(name), "%s.log", g->name);
+	e = share_create(dir, name);
+	if (e < 0)
+		return e;
+	close(e);
+	return 0;
 }
 
 void console_tail(const struct lab_run *r, const struct lab_guest *g, int lines)
@@ -39,22 +52,28 @@ void console_tail(const struct lab_run *r, const struct lab_guest *g, int lines)
 	char *p;
 
 	lab_console_path(r, g, path, sizeof(path));
-	text = read_file(path, &len);
+	text = read_file_max(path, &len, LAB_DATA_MAX);
 	if (!text || !len) {
-		pr_warn("%s: the console (%s) is empty", g->name, path);
+		pr_warn("%s: the console (%s) is %s", g->name, path,
+			text ? "empty" : errno == EFBIG ? "over 32 MiB" : errno_str(errno));
 		free(text);
-		snprintf(path, sizeof(path), "%s/qemu.log", g->dir);
-		text = read_file(path, &len);
-		if (text && len)
-			fprintf(stderr, "--- %s: qemu.log ---\n%s\n---\n", g->name, text);
+		lab_guest_path(r, g->name, "qemu.log", path, sizeof(path));
+		text = read_file_max(path, &len, LAB_DATA_MAX);
+		if (text && len) {
+			fprintf(stderr, "--- %s: qemu.log ---\n", g->name);
+			esc_fwrite(stderr, text, len, ESC_KEEP_NL);	/* QEMU quotes the guest */
+			fputs("\n---\n", stderr);
+		}
 		free(text);
 		return;
 	}
 	for (p = text + len; p > text; p--)
 		if (p[-1] == '\n' && p != text + len && ++seen > lines)
 			break;
-	fprintf(stderr, "--- %s: last %d lines of %s ---\n%s%s---\n", g->name, lines, path, p,
-		text[len - 1] == '\n' ? "" : "\n");
+	/* the guest's own words: escaped for the terminal */
+	fprintf(stderr, "--- %s: last %d lines of %s ---\n", g->name, lines, path);
+	esc_fwrite(stderr, p, (size_t)(text + len - p), ESC_KEEP_NL);
+	fprintf(stderr, "%s---\n", text[len - 1] == '\n' ? "" : "\n");
 	free(text);
 }
 
@@ -74,11 +93,12 @@ static int scan_console(const struct lab_run *r, const struct lab_guest *g, FILE
 				g->name);
 		return 1;
 	}
-	text = read_file(path, &len);
+	text = read_file_max(path, &len, LAB_DATA_MAX);
 	if (!text || !len) {
 		if (f)
 			fprintf(f, "%s (%s): console %s: no evidence, counted as a splat\n", g->name,
-				path, text ? "empty" : errno_str(errno));
+				path, text ? "empty" : errno == EFBIG ? "over the 32 MiB cap, not read" :
+				errno_str(errno));
 		free(text);
 		return 1;
 	}
@@ -86,6 +106,13 @@ static int scan_console(const struct lab_run *r, const struct lab_guest *g, FILE
 	/* All len bytes, NULs included: a truncated console starts with NULs. */
 	found = splat_scan(text, len, f, label);
 	free(text);
+	/* QEMU writes no byte past the cap (qemu.c): what came after is lost */
+	if (len >= LAB_DATA_MAX) {
+		if (f)
+			fprintf(f, "%s (%s): console reached the 32 MiB cap, what the guest said after "
+				"it is lost: counted as a splat\n", g->name, path);
+		found++;
+	}
 	return found;
 }
 

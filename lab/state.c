@@ -56,6 +56,7 @@ static json_object *remotes_json(const struct lab_run *r)
 		PUT_INT(e, "port", m->port);
 		PUT_STR(e, "key", m->key);
 		PUT_STR(e, "dir", m->dir);
+		PUT_STR(e, "rbase", m->rbase);
 		PUT_STR(e, "rdir", m->rdir);
 		PUT_STR(e, "lab_addr", m->lab_addr);
 		PUT_DBL(e, "uptime0", m->uptime0);
@@ -207,6 +208,7 @@ static void load_remotes(json_object *o, struct lab_run *r)
 		m->port = (unsigned)get_int(e, "port");
 		get_str(e, "key", m->key, sizeof(m->key));
 		get_str(e, "dir", m->dir, sizeof(m->dir));
+		get_str(e, "rbase", m->rbase, sizeof(m->rbase));
 		get_str(e, "rdir", m->rdir, sizeof(m->rdir));
 		get_str(e, "lab_addr", m->lab_addr, sizeof(m->lab_addr));
 		m->uptime0 = get_dbl(e, "uptime0");
@@ -490,7 +492,8 @@ void lab_status(struct lab_run *r, FILE *f)
 			if (!qmp_open(&q, g->qmp, 2000)) {
 				json_object *st = qmp_execute(&q, "query-status", NULL, 2000, err, sizeof(err)), *v;
 
-				if (st && json_object_object_get_ex(st, "status", &v))
+				if (st && json_object_object_get_ex(st, "status", &v) &&
+				    json_object_is_type(v, json_type_string))
 					snprintf(vm, sizeof(vm), "%s", json_object_get_string(v));
 				json_object_put(st);
 				qmp_close(&q);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The steps of a scenario: one function per kind, and the checks' arithmetic. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "errnames.h"
 #include "lab-config.h"
 #include "steps.h"
 #include "util.h"
@@ -359,6 +361,7 @@ static int step_sleep(struct runner *rn, const struct scn_step *st, const char *
 static int step_report(struct runner *rn, const struct scn_step *st, const char *text,
 		       char *why, size_t whylen)
 {
+	enum json_tokener_error jerr;
 	char path[PATH_MAX], *data;
 	json_object *o;
 
@@ -368,11 +371,26 @@ static int step_report(struct runner *rn, const struct scn_step *st, const char 
 		why_set(why, whylen, "could not fetch %s from remote host %s", text, st->host);
 		return -1;
 	}
-	data = read_file(path, NULL);	/* O_NOFOLLOW: never a link into the host */
-	o = data ? json_tokener_parse(data) : NULL;
+	data = read_file_max(path, NULL, LAB_DATA_MAX);	/* O_NOFOLLOW: never a link into the host */
+	if (!data && errno == EFBIG) {
+		why_set(why, whylen, "%s is over the 32 MiB cap, not read", path);
+		return -1;
+	}
+	if (!data) {
+		why_set(why, whylen, "can't read %s: %s", path, errno_str(errno));
+		return -1;
+	}
+	o = json_tokener_parse_verbose(data, &jerr);
 	free(data);
-	if (!o) {
-		why_set(why, whylen, "%s is missing or not JSON", path);
+	if (jerr != json_tokener_success) {
+		why_set(why, whylen, "%s is not JSON: %s", path, json_tokener_error_desc(jerr));
+		return -1;
+	}
+	/* a guest's [], 42 or null: json-c would abort on adding "kind" to it */
+	if (!json_object_is_type(o, json_type_object)) {
+		why_set(why, whylen, "%s is a JSON %s, not an object", path,
+			json_type_to_name(json_object_get_type(o)));
+		json_object_put(o);
 		return -1;
 	}
 	json_object_object_add(o, "kind", json_object_new_string(

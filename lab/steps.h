@@ -32,6 +32,14 @@ struct runner {
 	unsigned series;	/* KSERIES_* of the release; 0: not a bpfwire one */
 };
 
+/*
+ * runner.c's, called by its tests without a guest too: every step in order
+ * (after a failure the rest are skipped), returning the verdict with the
+ * reason; then RUN/summary.json and RUN/summary.txt.
+ */
+int runner_steps(struct runner *rn, int failed, char *reason, size_t rlen);
+void runner_write_summary(struct runner *rn, const char *verdict, const char *reason,
+			  int splats, const char *splat_text);
 /* Runs step idx, recording it in js; 0 when its expectation holds, else why. */
 int run_step(struct runner *rn, int idx, json_object *js, char *why, size_t whylen);
 /* One line saying what a step does, for the log and the summary. */

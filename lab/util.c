@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,7 +29,8 @@ static void on_signal(int sig)
 
 void lab_install_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	/* SA_RESTART: a read in progress is no place to end; the waits poll lab_interrupted */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -37,28 +39,74 @@ void lab_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-int rm_rf(const char *path)
+int limit_file_size(size_t max)
 {
-	struct stat st;
-	DIR *d;
-	struct dirent *e;
+	struct rlimit rl = { .rlim_cur = max, .rlim_max = max };
+	struct sigaction sa = { .sa_handler = SIG_IGN };
 
-	if (lstat(path, &st))
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path) ? -errno : 0;
-	d = opendir(path);
-	if (!d)
+	/* the default of SIGXFSZ kills: QEMU would die at its cap without a word */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGXFSZ, &sa, NULL) || setrlimit(RLIMIT_FSIZE, &rl))
 		return -errno;
+	return 0;
+}
+
+/*
+ * Everything in the directory dfd (which it closes), by fd: a link is
+ * unlinked, never followed, and a dir swapped for a link meanwhile fails
+ * its O_NOFOLLOW open instead of being entered. The first error, or 0.
+ */
+static int empty_fd(int dfd)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d) {
+		ret = -errno;
+		close(dfd);
+		return ret;
+	}
 	while ((e = readdir(d))) {
-		char sub[4096];
+		int r = 0, sub;
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
-		rm_rf(sub);
+		if (!unlinkat(dirfd(d), e->d_name, 0))
+			continue;
+		if (errno != EISDIR) {
+			r = errno == ENOENT ? 0 : -errno;
+		} else {
+			sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			r = sub < 0 ? -errno : empty_fd(sub);
+			if (!r && unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR))
+				r = -errno;
+		}
+		if (r && !ret)
+			ret = r;
 	}
 	closedir(d);
+	return ret;
+}
+
+int dir_empty(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	return fd < 0 ? -errno : empty_fd(fd);
+}
+
+int rm_rf(const char *path)
+{
+	int r;
+
+	if (!unlink(path) || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR)
+		return -errno;
+	r = dir_empty(path);
+	if (r)
+		return r;
 	return rmdir(path) ? -errno : 0;
 }
 

@@ -11,11 +11,30 @@
 #include "file.h"
 #include "timeutil.h"
 
+/*
+ * The most the lab reads of a file a guest or a remote sized (a report, a
+ * console, ssh's output), and the most QEMU may write to any one file (its
+ * console, its log, a guest's file in its share): 32 MiB. Past it a read is
+ * refused with a reason, never cut short in silence.
+ */
+#define LAB_DATA_MAX (32u << 20)
+/*
+ * For a spawn_opts.child_setup: files of at most max bytes (RLIMIT_FSIZE),
+ * SIGXFSZ ignored so that a write past it fails with EFBIG and the process
+ * lives on. 0 or -errno.
+ */
+int limit_file_size(size_t max);
+
 /* Set by SIGINT, SIGTERM and SIGHUP once lab_install_signals() ran. */
 extern volatile sig_atomic_t lab_interrupted;
 void lab_install_signals(void);
 
+/*
+ * rm -rf, and the same for what is in a dir (the dir stays): by fd, a link
+ * is removed, never followed (a guest's share may hold any). 0 or -errno.
+ */
 int rm_rf(const char *path);
+int dir_empty(const char *path);
 /* First executable named prog in PATH (or prog itself if it has a '/'). */
 bool find_program(const char *prog, char *out, size_t outlen);
 

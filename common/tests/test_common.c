@@ -76,6 +76,12 @@ static void test_files(void)
 	text = read_user_file(link, NULL);
 	ASSERT_STREQ(text, "hello", "read_user_file follows a user's symlink");
 	free(text);
+	text = read_file_max(path, &len, 5);
+	ASSERT_STREQ(text, "hello", "read_file_max reads a file of max bytes");
+	free(text);
+	errno = 0;
+	ASSERT_TRUE(read_file_max(path, &len, 4) == NULL && errno == EFBIG,
+		    "read_file_max refuses a byte more with EFBIG");
 	ASSERT_OK(write_file_atomic(path, "new"), "write_file_atomic");
 	text = read_file(path, NULL);
 	ASSERT_STREQ(text, "new", "atomic write read back");

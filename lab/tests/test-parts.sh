@@ -43,6 +43,10 @@ va=$(ip -n bpfwire-$ra -d link show master br-lan | grep -o 'vxlan id [0-9]* rem
 vb=$(ip -n bpfwire-$rb -d link show master br-lan | grep -o 'vxlan id [0-9]* remote 198.51.100.1')
 [ -n "$va" ] && [ "${va% remote*}" = "${vb% remote*}" ]
 t $? "each part's end is a port of br-lan, with the same VNI ($va / $vb)"
+ip netns exec $ua nft list table inet bpfwire-$ra 2>/dev/null |
+	grep -q "ip saddr 198.51.100.2 udp dport 4789 @th,96,24 .* accept" &&
+	ip netns exec $ub nft list table inet bpfwire-$rb 2>/dev/null | grep -q "udp dport 4789 @th,96,24 .* drop"
+t $? "each underlay takes the VNI from the other part only (nft pin, issue 32)"
 out=$("$lab" exec --run $ra left -- busybox ping -c 3 -W 2 192.0.2.20 2>&1); st=$?
 [ $st = 0 ]; t $? "left (part a) pings right (part b) across the VXLAN (got $st)"
 [ $st = 0 ] || echo "$out" | sed 's/^/#   /'
@@ -56,4 +60,6 @@ mtu=$("$lab" exec --run $ra left -- cat /sys/class/net/eth0/mtu)
 left=$(ip -n $ua -br link show; ip -n $ub -br link show)
 ! echo "$left" | grep -q '^vp' && ! ip netns list | grep -q "^bpfwire-parts-[ab]-$$\b"
 t $? "no VXLAN end in either underlay, no run netns left"
+! ip netns exec $ua nft list tables | grep -q bpfwire && ! ip netns exec $ub nft list tables | grep -q bpfwire
+t $? "no pin left in either underlay"
 tap_done
