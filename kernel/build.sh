@@ -19,11 +19,13 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: build.sh --out DIR --patches DIR [--fixes DIR] --fragment FILE [--fragment FILE ...]
+usage: build.sh --out DIR --patches DIR [--fixes DIR] [--series DIR ...]
+                --fragment FILE [--fragment FILE ...]
                 [--localversion SUFFIX] [--tarball FILE] [--jobs N]
 
 Builds DIR/{bzImage,vmlinux,vmlinux.h,config} from linux-source-6.12 plus
-the patch series (DIR/series, then the fixes' DIR/series when given).
+the patch series (DIR/series, then the fixes' DIR/series when given, then
+each --series DIR/series in order: the lab harness's own patches).
 --localversion appends SUFFIX to the release (-bpfwire-seed names a kernel
 built without the fixes) without touching the config. Fragments are merged in order over allnoconfig and
 kvm_guest.config. Progress is one line per phase: unpack, patch, config,
@@ -35,13 +37,14 @@ USAGE
 }
 
 out= patches= fixes= localversion= jobs=0
-fragments=()
+fragments=() series=()
 tarball=/usr/src/linux-source-6.12.tar.xz
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) out=$2; shift 2 ;;
 	--patches) patches=$2; shift 2 ;;
 	--fixes) fixes=$2; shift 2 ;;
+	--series) series+=("$(realpath -m "$2")"); shift 2 ;;
 	--localversion) localversion=$2; shift 2 ;;
 	--fragment) fragments+=("$2"); shift 2 ;;
 	--tarball) tarball=$2; shift 2 ;;
@@ -124,6 +127,7 @@ apply_series() {
 }
 apply_series "$patches"
 [ -z "$fixes" ] || apply_series "$fixes"
+for d in "${series[@]}"; do apply_series "$d"; done
 unset GIT_INDEX_FILE
 # Checkout only rewrites the files that differ, keeping make incremental.
 if [ "$(git_ rev-parse HEAD^{tree})" != "$(git_ rev-parse "$head^{tree}")" ]; then
