@@ -10,17 +10,6 @@
 #include "qga.h"
 #include "util.h"
 
-/* A member of type t, or NULL (absent, or another type, JSON null included). */
-static json_object *member(json_object *o, const char *key, json_type t)
-{
-	json_object *v;
-
-	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, t))
-		return NULL;
-	return v;
-}
-
 int qga_open(struct qga *g, const char *path, int timeout_ms)
 {
 	/* one deadline for all: a guest that keeps answering stale ids cannot hold us */
@@ -50,7 +39,7 @@ int qga_open(struct qga *g, const char *path, int timeout_ms)
 			r = -errno;
 			break;
 		}
-		ret = member(resp, "return", json_type_int);
+		ret = jchan_member(resp, "return", json_type_int);
 		if (ret && json_object_get_int64(ret) == id) {
 			json_object_put(resp);
 			return 0;
@@ -87,13 +76,13 @@ static json_object *execute_until(struct qga *g, const char *cmd, json_object *a
 		snprintf(err, errlen, "no answer from qemu-ga to %s: %s", cmd, errno_str(errno));
 		return NULL;
 	}
-	if ((v = member(resp, "return", json_type_object))) {
+	if ((v = jchan_member(resp, "return", json_type_object))) {
 		json_object_get(v);
 		json_object_put(resp);
 		return v;
 	}
-	if ((v = member(resp, "error", json_type_object))) {
-		json_object *desc = member(v, "desc", json_type_string);
+	if ((v = jchan_member(resp, "error", json_type_object))) {
+		json_object *desc = jchan_member(v, "desc", json_type_string);
 
 		snprintf(err, errlen, "qemu-ga %s failed: %.200s", cmd,
 			 desc ? json_object_get_string(desc) : json_object_to_json_string(v));
@@ -137,7 +126,7 @@ long qga_exec_start(struct qga *g, char *const argv[], const char *input,
 	ret = qga_execute(g, "guest-exec", args, 10000, err, errlen);
 	if (!ret)
 		return -1;
-	pid = member(ret, "pid", json_type_int);
+	pid = jchan_member(ret, "pid", json_type_int);
 	if (!pid || json_object_get_int64(pid) <= 0 || json_object_get_int64(pid) > INT_MAX) {
 		snprintf(err, errlen, "guest-exec answered without a pid: %.200s",
 			 json_object_to_json_string(ret));
