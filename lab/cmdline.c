@@ -27,11 +27,12 @@ char cmd_prog[64] = "bpfwire-lab";
 /* A wrong number of arguments: what was expected, what came. */
 int bad_args(int argc, char **argv, const char *want)
 {
-	fprintf(stderr, "%s: expects %s; got %d argument%s", cmd_prog, want, argc, argc == 1 ? "" : "s");
+	char got[256] = "";
+
 	for (int i = 0; i < argc && i < 4; i++)
-		fprintf(stderr, "%s'%s'", i ? " " : ": ", argv[i]);
-	fprintf(stderr, "%s\n(%s --help for details)\n", argc > 4 ? " ..." : "", cmd_prog);
-	return LAB_EUSAGE;
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s'%s'", i ? " " : ": ", argv[i]);
+	return cli_bad_args(cmd_prog, "expects %s; got %d argument%s%s%s", want, argc, argc == 1 ? "" : "s",
+			    got, argc > 4 ? " ..." : "");
 }
 
 /* Every topology under SOURCE/topology, for the usage of up and check. */
