@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpfwire-recv's parts: options (recv_opts.c), the two inputs, capture and
+ * socket (recv_capture.c), the expectations and the verdict line
+ * (recv_verdict.c), and the JSON summary (recv_json.c).
+ */
+#ifndef BPFWIRE_RECV_H
+#define BPFWIRE_RECV_H
+
+#include <json-c/json.h>
+#include <pcap/pcap.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "errnames.h"
+#include "keyfile.h"
+#include "log.h"
+#include "rx.h"
+#include "wire.h"
+
+#define EXIT_PASS	0
+#define EXIT_FAIL	1
+#define EXIT_USAGE	CLI_EUSAGE
+#define PROG		"bpfwire-recv"
+#define MAX_SRCS	16
+#define SNAPLEN		262144
+#define UNSET		(-1)
+#define DEFAULT_MAX_SENDERS	4096
+#define DEFAULT_BUDGET_MB	64
+
+struct opts {
+	const char *read;
+	const char *iface;
+	const char *bind;
+	const char *pcap_out;
+	const char *json_out;
+	const char *log_file;
+	const char *ready_file;
+	long port;
+	int family;
+	long long expect_count;
+	long long max_loss, max_dup, max_reorder;	/* UNSET: not checked */
+	double timeout, until_idle;
+	struct bpfw_src_expect srcs[MAX_SRCS];
+	const char *src_text[MAX_SRCS];
+	unsigned nsrcs;
+	uint8_t mac[6];
+	int have_mac;
+	int accept_partial;
+	int allow_invalid;
+	int log;
+	int no_capture;
+	unsigned rcvbuf;
+	const char *key_file;
+	struct bpfw_key key;
+	int have_key;
+	unsigned max_senders;
+	double budget_mb;		/* 0: no budget */
+};
+
+struct run {
+	struct opts *o;
+	struct bpfw_rx rx;
+	pcap_t *pcap;
+	pcap_dumper_t *dumper;
+	FILE *logf;
+	int sock;
+	uint16_t port;
+	int live;
+	int capture;
+	uint32_t sock_drops_u32;	/* SO_RXQ_OVFL: cumulative drops */
+	struct pcap_stat pst;
+	int have_pst;
+	double t_start, t_end, t_last;	/* monotonic seconds */
+	uint64_t ts_first, ts_last;	/* first and last arrival, ns */
+	int interrupted;
+	const char *stop_reason;
+};
+
+struct checks {
+	json_object *list;
+	json_object *failed;
+	char line[512];		/* failed names for the human line */
+	size_t off;
+};
+
+/* "couldn't ...: Text (ENAME, -N)", the common form of every error. */
+#define pr_errno(err, fmt, ...) \
+	pr_warn(fmt ": %s", ##__VA_ARGS__, errno_str(err))
+/* recv_opts.c: 0, or -1 after saying why (exit EXIT_USAGE). */
+int parse_opts(int argc, char **argv, struct opts *o);
+
+/* recv_capture.c: the SIGINT/SIGTERM handler, and the two modes. */
+void recv_on_signal(int sig);
+int run_offline(struct run *run);
+int run_live(struct run *run);
+/* An address as text, and the datagrams a side's senders gave. */
+void fmt_addr(uint8_t family, const uint8_t *a, char *buf, size_t len);
+uint64_t total_received(struct bpfw_senders *s);
+
+/* recv_verdict.c: a side's counts summed over its senders. */
+struct totals {
+	uint64_t received, lost, duplicates, replays, reordered;
+};
+
+struct totals side_totals(struct bpfw_senders *s);
+void evaluate(struct run *run, struct checks *c);
+void print_line(struct run *run, struct checks *c);
+
+/* recv_json.c */
+json_object *summary_json(struct run *run, struct checks *c);
+int write_json(const char *path, json_object *root);
+
+#endif
