@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The parts of the benchmark report (report.c) and what they share: a run
+ * read into struct report (report_read.c), then written as bench.txt
+ * (report_txt.c), bench.svg (report_svg.c) and bench.json (report_json.c).
+ */
+#ifndef BPFWIRE_BENCH_REPORT_INT_H
+#define BPFWIRE_BENCH_REPORT_INT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <json-c/json.h>
+#include "report.h"
+
+#define MAXREP 32
+
+struct rate_run {
+	bool ok;
+	double offered;		/* events/s at the sender */
+	double delivered_dps;	/* datagrams/s at the receiver, over its arrival span */
+	long events, delivered, eagain, errors, queue, wire, rx_drop, unaccounted;
+	/* Issue 17: what left the sender, counted where nothing caps it. */
+	long tap_frames;	/* RX packets of the sender's tap on the host */
+	double span_s;		/* the burst's start to its last frame out (guest clock) */
+	double epd;		/* events per datagram, as the receiver counted them */
+	double sl_eps;		/* sender-limited events/s: tap_frames * epd / span_s */
+};
+
+struct lat {
+	bool ok;
+	double rate;
+	long samples, expected;
+	double p50, p99, max;	/* ns */
+	double *ns;
+	int nns;
+};
+
+struct path_res {
+	struct rate_run runs[MAXREP];
+	int nruns;
+	double offered_med, dps_med, dps_min, dps_max, off_min, off_max;
+	struct rate_run tot;	/* the counts summed over the runs */
+	struct lat lat[2];
+	double sl_med, sl_min, sl_max;	/* sender-limited events/s over the runs */
+	double cost_med;	/* loop: ns per open, other tasks' time included */
+	double cost_call;	/* mean of singly timed opens: the syscall's own */
+	double cost_task;	/* loop: the hooking task's and the agent's own CPU */
+	double cost_failed;	/* sends that failed in the cost run, of cost_events */
+	double cost_events;
+};
+
+struct report {
+	struct bench_params p;
+	char accel[32], uname[128], clocksource[64], date[64];
+	bool lockdep;
+	struct path_res r[16];
+	double cost_none, cost_none_call, cost_none_task;
+	char pinning[256];	/* RUN/pinning.txt's first line: which vCPU went where */
+	char commit[64];	/* RUN/commit: git describe of the source tree */
+	char load[256];		/* RUN/load.txt: the host's load average, start and end */
+};
+
+/* report_read.c */
+void read_text(const char *run, const char *name, char *buf, size_t len);
+void read_run_file(const char *run, const char *name, const char *dflt, char *buf,
+		   size_t len);
+int read_rate(const char *run, int m, int r, struct rate_run *rr, char *err, size_t errlen);
+int read_lat(const char *run, int m, int half, struct lat *l, char *err, size_t errlen);
+int read_cost(const char *run, const char *name, double *med, double *call,
+	      double *task);
+void read_cost_failed(const char *run, const char *name, struct path_res *pr);
+void summarise(struct path_res *pr);
+int idx(const char *name);
+bool have(const struct report *rp, int m);
+double ratio(const struct report *rp, int m, const char *ref);
+double sl_ratio(const struct report *rp, int m, const char *ref, double *med);
+json_object *jd(double v);
+void add_target(json_object *t, const char *name, double value, const char *want, int met);
+
+/* report_txt.c; sign_cost serves bench.json too */
+struct sign_cost {
+	double dps;		/* delivered datagrams/s, signed over unsigned */
+	double call_added;	/* added ns per singly timed open, signed over unsigned */
+	double loop_added;	/* added ns per open in a loop, signed over unsigned */
+};
+
+bool sign_cost(const struct report *rp, const char *sig, const char *plain,
+	       struct sign_cost *c);
+void write_txt(FILE *f, const struct report *rp);
+void print_targets(FILE *f, json_object *root);
+
+/* report_svg.c */
+void write_svg(FILE *f, const struct report *rp);
+
+/* report_json.c */
+json_object *build_json(const struct report *rp);
+
+#endif
