@@ -4,14 +4,14 @@
  * same traffic with libpcap, validate every datagram on the wire, check the
  * expectations, and leave a capture and a JSON summary for review.
  * --read runs a saved capture through the same pipeline (rx.c). The parts
- * are named in recv.h.
+ * are named in recv_run.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <unistd.h>
 
-#include "recv.h"
+#include "recv_run.h"
 
 int main(int argc, char **argv)
 {

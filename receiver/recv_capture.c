@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "recv.h"
+#include "recv_run.h"
 
 static volatile sig_atomic_t stop_flag;
 static pcap_t *offline_pcap;	/* for pcap_breakloop from the handler */

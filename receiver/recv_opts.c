@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recv.h"
+#include "recv_run.h"
 
 static void usage(FILE *f)
 {

@@ -6,7 +6,7 @@
 #define _GNU_SOURCE
 #include <string.h>
 
-#include "recv.h"
+#include "recv_run.h"
 
 /* ---- expectations and reports ---- */
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * bpfwire-recv's parts: options (recv_opts.c), the two inputs, capture and
+ * bpfwire-recv's run: the options and state every part shares, and the
+ * parts: options (recv_opts.c), the two inputs, capture and
  * socket (recv_capture.c), the expectations and the verdict line
  * (recv_verdict.c), and the JSON summary (recv_json.c).
  */
-#ifndef BPFWIRE_RECV_H
-#define BPFWIRE_RECV_H
+#ifndef BPFWIRE_RECV_RUN_H
+#define BPFWIRE_RECV_RUN_H
 
 #include <json-c/json.h>
 #include <pcap/pcap.h>
