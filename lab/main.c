@@ -12,6 +12,7 @@
 #include "lab-config.h"
 #include "cli.h"
 #include "cmdline.h"
+#include "compare.h"
 #include "errnames.h"
 #include "kseries.h"
 #include "log.h"
@@ -40,6 +41,7 @@ static const char usage_main[] =
 "  run SCENARIO           run a scenario (lab/runner.c): up, steps, verdict, down\n"
 "  scenarios              list the shipped scenarios\n"
 "  confine DIR -- CMD     run CMD with the guests' read-only root view in DIR\n"
+"  compare RUN_A RUN_B    two runs side by side: steps, checks, counts; exit 1 if a verdict changed\n"
 "\n"
 "Options may come before or after a command's arguments (`--` ends them).\n"
 "Every command takes --help, -v, --dry-run (check the arguments, say what\n"
@@ -643,7 +645,7 @@ static const struct {
 	{ "link", cmd_link }, { "netem", cmd_netem }, { "capture", cmd_capture },
 	{ "shell", cmd_shell }, { "status", cmd_status }, { "down", cmd_down },
 	{ "list", cmd_list }, { "run", cmd_run }, { "scenarios", cmd_scenarios },
-	{ "confine", rootview_cmd },
+	{ "confine", rootview_cmd }, { "compare", compare_cmd },
 };
 
 int main(int argc, char **argv)
