@@ -154,6 +154,23 @@ static int fragments(const char *list, char *out, size_t len)
 	return 0;
 }
 
+/*
+ * -Dkernel_name: the release's -bpfwire-NAME, lower-case letters, digits
+ * and '-'; up and seed are the shipped flavours'.
+ */
+static void release_name(const char *name, char *out, size_t len)
+{
+	char k[80];
+	size_t i;
+
+	for (i = 0; name[i] && i < sizeof(k) - 1; i++)
+		k[i] = (name[i] >= 'A' && name[i] <= 'Z') ? name[i] - 'A' + 'a' :
+		       ((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9')) ? name[i] : '-';
+	k[i] = '\0';
+	snprintf(out, len, "-Dkernel_name=%s%s", k[0] == '-' || !strcmp(k, "up") || !strcmp(k, "seed") ?
+		 "review-" : "", k);
+}
+
 /* HEAD, with -dirty when tracked files differ: a dirty tree's results are never reused. */
 static void bpfwire_commit(char *out, size_t len)
 {
@@ -427,6 +444,8 @@ int main(int argc, char **argv)
 		     series_name(series, name, sizeof(name)))
 		return cli_bad_value(PROG, "--name", o.name ? o.name : o.series,
 				     "a name of letters, digits, '.', '_' and '-' (at most 64)");
+	if (o.netpoll && strcmp(o.netpoll, "auto") && strcmp(o.netpoll, "true") && strcmp(o.netpoll, "false"))
+		return cli_bad_value(PROG, "--netpoll", o.netpoll, "auto, true or false");
 	if (o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream") &&
 	    base_dir(o.base, "", base, sizeof(base)))
 		return CLI_EUSAGE;
@@ -437,13 +456,15 @@ int main(int argc, char **argv)
 
 	/* the options of kinputs (kernel/meson.build) */
 	char d_patches[PATH_MAX + 32], d_source[PATH_MAX + 32], d_config[4200], d_netpoll[128];
-	char *setup[16] = { "meson", "setup", bdir, BPFWIRE_SOURCE_ROOT, d_patches };
-	int a = 5;
+	char d_name[128];
+	char *setup[16] = { "meson", "setup", bdir, BPFWIRE_SOURCE_ROOT, d_patches, d_name };
+	int a = 6;
 
 	snprintf(d_patches, sizeof(d_patches), "-Dkernel_patches=%s", series);
 	snprintf(d_source, sizeof(d_source), "-Dkernel_source=%s", source);
 	snprintf(d_config, sizeof(d_config), "-Dkernel_config=%s", cfg);
 	snprintf(d_netpoll, sizeof(d_netpoll), "-Dkernel_netpoll=%s", o.netpoll ? o.netpoll : "");
+	release_name(name, d_name, sizeof(d_name));
 	if (source[0])
 		setup[a++] = d_source;
 	setup[a++] = d_config;	/* also clears a fragment of an earlier review of NAME */
@@ -487,9 +508,20 @@ int main(int argc, char **argv)
 	if (base_dir(o.base, api, base, sizeof(base)))
 		return CLI_EUSAGE;
 	if (!base_ok(base)) {
-		fprintf(stderr, PROG ": the baseline %s is not set up: ./run tests (or meson setup %s%s) first\n",
-			base, base, strstr(base, "build-up") ? " -Dkernel_series=upstream" : "");
-		return CLI_EUSAGE;
+		/* a shipped flavour is set up here, and built with the baseline's run below */
+		char *bs[] = { "meson", "setup", base, BPFWIRE_SOURCE_ROOT, "-Dkernel_series=upstream", NULL };
+
+		if (o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream")) {
+			fprintf(stderr, PROG ": --base %s: not a meson build directory\n", base);
+			return CLI_EUSAGE;
+		}
+		if (strstr(api, "seed") && !o.base)
+			bs[4] = NULL;
+		else if (o.base && !strcmp(o.base, "seed"))
+			bs[4] = NULL;
+		pr_info("baseline: setting up %s", base);
+		if (proc_run(bs, NULL, 0))
+			return REVIEW_NOBUILD;
 	}
 
 	/* 2. the review's tests */
