@@ -149,7 +149,7 @@ xmlNodePtr html_details(xmlNodePtr parent, const char *summary, bool open)
 xmlNodePtr html_table(xmlNodePtr parent, const char *const *heads, size_t n)
 {
 	xmlNodePtr t = html_el(parent, "table", NULL, NULL);
-	xmlNodePtr tr = html_el(t, "tr", NULL, NULL);
+	xmlNodePtr tr = n ? html_el(t, "tr", NULL, NULL) : NULL;
 
 	for (size_t i = 0; i < n; i++)
 		html_el(tr, "th", NULL, heads[i]);

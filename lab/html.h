@@ -56,7 +56,7 @@ xmlNodePtr html_img(xmlNodePtr parent, const char *src, const char *alt);
 /* <details><summary>summary</summary>...</details>: returns the <details>. */
 xmlNodePtr html_details(xmlNodePtr parent, const char *summary, bool open);
 
-/* A <table> with a header row of n cells; rows go in with html_row. */
+/* A <table> with a header row of n cells (none when 0); rows go in with html_row. */
 xmlNodePtr html_table(xmlNodePtr parent, const char *const *heads, size_t n);
 xmlNodePtr html_row(xmlNodePtr table);
 /* A <td> with text; cls "changed", "fail", "pass", ... or NULL. */

@@ -17,8 +17,10 @@
 #include "log.h"
 #include "lab.h"
 #include "lint.h"
+#include "page.h"
 #include "run.h"
 #include "runner.h"
+#include "screenshot.h"
 #include "util.h"
 
 static const char usage_main[] =
@@ -39,6 +41,7 @@ static const char usage_main[] =
 "  bench-boot TOPOLOGY    boot, report time to ready and RAM per guest, down\n"
 "  run SCENARIO           run a scenario (lab/runner.c): up, steps, verdict, down\n"
 "  scenarios              list the shipped scenarios\n"
+"  report RUN...          write a run's index.html and summary.md again\n"
 "  confine DIR -- CMD     run CMD with the guests' read-only root view in DIR\n"
 "\n"
 "Options may come before or after a command's arguments (`--` ends them).\n"
@@ -629,6 +632,60 @@ static int cmd_scenarios(int argc, char **argv)
 	return runner_list(stdout);
 }
 
+static const char usage_report[] =
+"usage: bpfwire-lab report [--screenshot FILE] RUN...\n"
+"Write again what `run` writes at teardown for a person to read: RUN/index.html\n"
+"(the run's page), RUN/summary.md (to paste in a reply), RUN/topology.svg, and\n"
+"the index.html of the results dir that holds RUN (every run, newest first).\n"
+"  --screenshot FILE  then a PNG of the (last) RUN's page, by headless chromium\n";
+
+static int report_opt(int c, const char *arg, void *p)
+{
+	if (c != 'G')
+		return -1;
+	*(const char **)p = arg;
+	return 0;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	static const struct option o[] = { { "screenshot", required_argument, NULL, 'G' }, { 0 } };
+	const char *shot = NULL;
+	char path[PATH_MAX + 32], err[1024];
+	int failed = 0;
+
+	COMMON(argc, argv, usage_report, "", o, report_opt, &shot);
+	if (argc < 1)
+		return bad_args(argc, argv, "one or more RUN dirs");
+	for (int i = 0; i < argc; i++) {
+		struct stat st;
+
+		if (stat(argv[i], &st) || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "%s: %s: not a run directory\n", cmd_prog, argv[i]);
+			return LAB_EUSAGE;
+		}
+	}
+	if (opt_dry_run)
+		return dry_run("write the pages of %d run%s%s%s", argc, argc == 1 ? "" : "s",
+			       shot ? " and a screenshot to " : "", shot ? shot : "");
+	for (int i = 0; i < argc; i++) {
+		int f = report_run(argv[i]);
+
+		if (!f)
+			printf("%s/index.html, %s/summary.md\n", argv[i], argv[i]);
+		failed += f;
+	}
+	if (shot && !failed) {
+		snprintf(path, sizeof(path), "%s/index.html", argv[argc - 1]);
+		if (page_screenshot(path, shot, 1100, 1400, err, sizeof(err))) {
+			fprintf(stderr, "%s: screenshot: %s\n", cmd_prog, err);
+			return LAB_FAIL;
+		}
+		printf("%s\n", shot);
+	}
+	return failed ? LAB_FAIL : 0;
+}
+
 static int cmd_up(int argc, char **argv) { return do_up(argc, argv, false); }
 static int cmd_bench_boot(int argc, char **argv) { return do_up(argc, argv, true); }
 static int cmd_spawn(int argc, char **argv) { return cmd_exec(argc, argv, true); }
@@ -643,7 +700,7 @@ static const struct {
 	{ "link", cmd_link }, { "netem", cmd_netem }, { "capture", cmd_capture },
 	{ "shell", cmd_shell }, { "status", cmd_status }, { "down", cmd_down },
 	{ "list", cmd_list }, { "run", cmd_run }, { "scenarios", cmd_scenarios },
-	{ "confine", rootview_cmd },
+	{ "confine", rootview_cmd }, { "report", cmd_report },
 };
 
 int main(int argc, char **argv)
