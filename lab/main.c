@@ -634,29 +634,57 @@ static int cmd_scenarios(int argc, char **argv)
 
 static const char usage_report[] =
 "usage: bpfwire-lab report [--screenshot FILE] RUN...\n"
+"       bpfwire-lab report [--screenshot FILE] [--results DIR] --latest SCENARIO\n"
 "Write again what `run` writes at teardown for a person to read: RUN/index.html\n"
 "(the run's page), RUN/summary.md (to paste in a reply), RUN/topology.svg, and\n"
 "the index.html of the results dir that holds RUN (every run, newest first).\n"
+"  --latest SCENARIO  the newest run of SCENARIO in DIR (default ./results, as `run`)\n"
 "  --screenshot FILE  then a PNG of the (last) RUN's page, by headless chromium\n";
+
+struct report_args {
+	const char *shot, *latest, *results;
+};
 
 static int report_opt(int c, const char *arg, void *p)
 {
-	if (c != 'G')
-		return -1;
-	*(const char **)p = arg;
-	return 0;
+	struct report_args *a = p;
+
+	switch (c) {
+	case 'G': a->shot = arg; return 0;
+	case 'L': a->latest = arg; return 0;
+	case 'R': a->results = arg; return 0;
+	}
+	return -1;
 }
 
 static int cmd_report(int argc, char **argv)
 {
-	static const struct option o[] = { { "screenshot", required_argument, NULL, 'G' }, { 0 } };
-	const char *shot = NULL;
-	char path[PATH_MAX + 32], err[1024];
+	static const struct option o[] = {
+		{ "screenshot", required_argument, NULL, 'G' },
+		{ "latest", required_argument, NULL, 'L' },
+		{ "results", required_argument, NULL, 'R' },
+		{ 0 }
+	};
+	struct report_args ra = { .results = "results" };
+	char path[PATH_MAX + 32], err[1024], latest[PATH_MAX], *one[1] = { latest };
+	const char *shot;
 	int failed = 0;
 
-	COMMON(argc, argv, usage_report, "", o, report_opt, &shot);
-	if (argc < 1)
-		return bad_args(argc, argv, "one or more RUN dirs");
+	COMMON(argc, argv, usage_report, "", o, report_opt, &ra);
+	shot = ra.shot;
+	if (ra.latest && argc)
+		return bad_args(argc, argv, "no RUN with --latest");
+	if (!ra.latest && argc < 1)
+		return bad_args(argc, argv, "one or more RUN dirs, or --latest SCENARIO");
+	if (ra.latest) {
+		if (report_latest(ra.results, ra.latest, latest, sizeof(latest))) {
+			fprintf(stderr, "%s: no run of %s in %s (NAME-STAMP/summary.json)\n", cmd_prog,
+				ra.latest, ra.results);
+			return LAB_FAIL;
+		}
+		argc = 1;
+		argv = one;
+	}
 	for (int i = 0; i < argc; i++) {
 		struct stat st;
 
@@ -666,7 +694,7 @@ static int cmd_report(int argc, char **argv)
 		}
 	}
 	if (opt_dry_run)
-		return dry_run("write the pages of %d run%s%s%s", argc, argc == 1 ? "" : "s",
+		return dry_run("write the pages of %s%s%s%s", argv[0], argc > 1 ? " and more runs" : "",
 			       shot ? " and a screenshot to " : "", shot ? shot : "");
 	for (int i = 0; i < argc; i++) {
 		int f = report_run(argv[i]);

@@ -26,5 +26,7 @@ int page_index_write(const char *results, char *err, size_t errlen);
  * stderr; returns how many failed.
  */
 int report_run(const char *dir);
+/* The newest run of scenario in results (NAME-STAMP with a summary.json) into out; -1: none. */
+int report_latest(const char *results, const char *scenario, char *out, size_t len);
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "file.h"
 #include "html.h"
 #include "page.h"
 #include "run_summary.h"
@@ -77,7 +78,12 @@ int page_index_write(const char *results, char *err, size_t errlen)
 		char buf[256], href[300];
 
 		snprintf(href, sizeof(href), "%s/index.html", r->name);
-		html_link_file(td, results, href, r->name);
+		snprintf(path, sizeof(path), "%s/%s", results, href);
+		/* a run without its page (no summary yet, or an old one) is listed by name */
+		if (file_exists(path))
+			html_link(td, href, r->name);
+		else
+			html_text(td, r->name, strlen(r->name));
 		html_cell(tr, NULL, js_str(r->root, "scenario"));
 		if (!r->root)
 			html_cell(tr, "fail", r->why);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Every page of one run, then its results dir's index (issue 31). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <libgen.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,4 +42,26 @@ int report_run(const char *dir)
 		failed++;
 	}
 	return failed;
+}
+
+int report_latest(const char *results, const char *scenario, char *out, size_t len)
+{
+	struct dirent **de;
+	size_t sl = strlen(scenario);
+	int n = scandir(results, &de, NULL, alphasort), found = -1;
+
+	/* NAME-YYYYmmdd-HHMMSS[-N]: the stamps sort as they were taken */
+	for (int i = 0; i < n; i++) {
+		const char *d = de[i]->d_name;
+		char sum[4200];
+
+		snprintf(sum, sizeof(sum), "%s/%s/summary.json", results, d);
+		if (!strncmp(d, scenario, sl) && d[sl] == '-' && d[sl + 1] >= '0' && d[sl + 1] <= '9' &&
+		    file_exists(sum) && snprintf(out, len, "%s/%s", results, d) < (int)len)
+			found = 0;
+		free(de[i]);
+	}
+	if (n >= 0)
+		free(de);
+	return found;
 }
