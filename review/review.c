@@ -21,8 +21,10 @@
 
 #include "cli.h"
 #include "errnames.h"
+#include "escape.h"
 #include "file.h"
 #include "log.h"
+#include "page.h"
 #include "proc.h"
 #include "review-config.h"
 #include "runs.h"
@@ -415,7 +417,7 @@ static json_object *summary_json(const struct opts *o, const char *name, const c
 int main(int argc, char **argv)
 {
 	char bdir[PATH_MAX], series[PATH_MAX], source[PATH_MAX] = "", cfg[4096] = "", err[512];
-	char name[80], commit[128], api[32], base[PATH_MAX], res[PATH_MAX], p[PATH_MAX + 64];
+	char title[128], name[80], commit[128], api[32], base[PATH_MAX], res[PATH_MAX], p[PATH_MAX + 64];
 	struct opts o = { 0 };
 	struct tl_log rlog = { 0 }, blog = { 0 };
 	struct vd_report rep = { 0 };
@@ -578,19 +580,31 @@ int main(int argc, char **argv)
 		pr_warn("couldn't write %s", p);
 	snprintf(p, sizeof(p), "%s/review.txt", res);
 	f = fopen(p, "w");
+	char header[2 * PATH_MAX + 512];
+
+	if (snprintf(header, sizeof(header), "review %s: %s, bpfwire %.12s, ksock API %s\n"
+		 "baseline: %s; %d tests compared\n", name, series, commit, api[0] ? api : "not detected",
+		 base, n) >= (int)sizeof(header))
+		pr_debug("the header was cut");
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *out = pass ? stdout : f;
 
 		if (!out)
 			continue;
-		fprintf(out, "review %s: %s, bpfwire %.12s, ksock API %s\n", name, series, commit,
-			api[0] ? api : "not detected");
-		fprintf(out, "baseline: %s; %d tests compared\n", base, n);
+		/* the series' path is the user's: escaped like the rest */
+		esc_fputs(out, header, ESC_KEEP_NL);
 		vd_write_text(out, &rep);
 		fprintf(out, "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s\n",
 			ph.build, ph.tests, ph.boots, ph.base);
 		fprintf(out, "verdict: %s (%zu worse than the baseline)\nresults: %s\n",
 			rep.worse ? "WORSE" : "OK", rep.worse, res);
+		if (!pass && f) {
+			fclose(f);
+			f = NULL;
+			snprintf(title, sizeof(title), "review %s", name);
+			if (review_page(res, title, header, &rep))
+				pr_warn("couldn't write %s/review.html", res);
+		}
 	}
 	if (f)
 		fclose(f);

@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "file.h"
+#include "page.h"
 #include "runs.h"
 #include "series.h"
 #include "tap.h"
@@ -194,6 +197,34 @@ static void test_counts_and_series(void)
 	tap_case_end();
 }
 
+static void test_page(void)
+{
+	struct vd_report rep = { 0 };
+	char tmp[] = "/tmp/test_review.XXXXXX", path[64];
+	char *html;
+
+	if (!tap_case_begin("review.html: guest text stays text"))
+		return;
+	if (ASSERT_OK_PTR(mkdtemp(tmp), "mkdtemp")) {
+		ASSERT_OK(vd_add(&rep, VD_CASE, VD_WORSE, "kernel-suite", "up <b>x</b>", "ok", "skip",
+				 "<script>alert(1)</script>\x1b[31m"), "an item");
+		ASSERT_OK(review_page(tmp, "review t", "review t: header\n", &rep), "written");
+		snprintf(path, sizeof(path), "%s/review.html", tmp);
+		html = read_file(path, NULL);
+		if (ASSERT_OK_PTR(html, "read back")) {
+			ASSERT_HAS(html, "&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[31m", "escaped, ESC shown");
+			ASSERT_FALSE(strstr(html, "<script"), "no script element");
+			ASSERT_HAS(html, "up &lt;b&gt;x&lt;/b&gt;", "a case name escaped");
+			ASSERT_HAS(html, "verdict: WORSE: 1 worse", "the verdict");
+			free(html);
+		}
+		unlink(path);
+		rmdir(tmp);
+	}
+	vd_free(&rep);
+	tap_case_end();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -206,5 +237,6 @@ int main(int argc, char **argv)
 	test_worse();
 	test_same_and_skip();
 	test_counts_and_series();
+	test_page();
 	return tap_done();
 }
