@@ -19,6 +19,7 @@
 #include "lab-config.h"
 #include "errnames.h"
 #include "escape.h"
+#include "kbuild_record.h"
 #include "kseries.h"
 #include "log.h"
 #include "page.h"
@@ -201,6 +202,18 @@ void runner_write_summary(struct runner *rn, const char *verdict, const char *re
 	json_object_object_add(root, "kernel_release", json_object_new_string(rn->release));
 	json_object_object_add(root, "kernel_series", rn->series ?
 		json_object_new_string(kseries_name(rn->series)) : NULL);
+	/* What went into the kernel (kernel/build.sh's series.json), if it
+	 * was built here; a record it cannot use is said, the run goes on. */
+	{
+		char rerr[PATH_MAX + 128];
+		json_object *rec = kbuild_record_load(rn->kernel, rerr, sizeof(rerr));
+
+		if (rerr[0]) {
+			pr_warn("run: %s; summary.json carries series_error instead", rerr);
+			json_object_object_add(root, "series_error", json_object_new_string(rerr));
+		}
+		json_object_object_add(root, "series", rec);
+	}
 	json_object_object_add(root, "boot_seconds", json_object_new_double(rn->lab ? rn->lab->boot_s : 0));
 	json_object_object_add(root, "total_seconds", json_object_new_double(now_s() - rn->t0));
 	json_object_object_add(root, "splats", json_object_new_int(splats));
