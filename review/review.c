@@ -228,6 +228,25 @@ static bool base_ok(const char *dir)
 	return file_exists(p);
 }
 
+/* A -Dkernel=disabled build compiles no kernel, so it waits for no kernel lock. */
+static const char *kbuild_lock(const char *dir)
+{
+	char path[PATH_MAX + 64];
+	json_object *o, *e, *v;
+	bool off = false;
+
+	snprintf(path, sizeof(path), "%s/meson-info/intro-buildoptions.json", dir);
+	o = json_object_from_file(path);
+	for (size_t i = 0; o && json_object_is_type(o, json_type_array) && i < json_object_array_length(o); i++) {
+		e = json_object_array_get_idx(o, i);
+		if (json_object_object_get_ex(e, "name", &v) && !strcmp(json_object_get_string(v), "kernel") &&
+		    json_object_object_get_ex(e, "value", &v))
+			off = !strcmp(json_object_get_string(v), "disabled");
+	}
+	json_object_put(o);
+	return off ? NULL : LOCK_KBUILD;
+}
+
 /* The tests a review runs: --tests, or the kernel suite's and the scenarios. */
 static int test_list(const char *bdir, const char *only, char ***names, int *n)
 {
@@ -417,7 +436,7 @@ static json_object *summary_json(const struct opts *o, const char *name, const c
 int main(int argc, char **argv)
 {
 	char bdir[PATH_MAX], series[PATH_MAX], source[PATH_MAX] = "", cfg[4096] = "", err[512];
-	char title[128], name[80], commit[128], api[32], base[PATH_MAX], res[PATH_MAX], p[PATH_MAX + 64];
+	char title[128], name[80], commit[128], shortc[32], api[32], base[PATH_MAX], res[PATH_MAX], p[PATH_MAX + 64];
 	struct opts o = { 0 };
 	struct tl_log rlog = { 0 }, blog = { 0 };
 	struct vd_report rep = { 0 };
@@ -492,14 +511,15 @@ int main(int argc, char **argv)
 	/* 1. build */
 	t0 = now_s();
 	bpfwire_commit(commit, sizeof(commit));
-	pr_info("reviewing %s as %s in %s (bpfwire %.12s)", series, name, bdir, commit);
+	snprintf(shortc, sizeof(shortc), "%.12s%s", commit, strstr(commit, "-dirty") ? "-dirty" : "");
+	pr_info("reviewing %s as %s in %s (bpfwire %s)", series, name, bdir, shortc);
 	if (proc_run(setup, NULL, 0)) {
 		pr_warn("meson could not set up %s with this series (see above)", bdir);
 		return REVIEW_NOBUILD;
 	}
 	char *compile[] = { "meson", "compile", "-C", bdir, NULL };
 
-	if (proc_run(compile, LOCK_KBUILD, 10)) {
+	if (proc_run(compile, kbuild_lock(bdir), 10)) {
 		pr_warn("the series did not build (see above; the kernel's log is %s/kernel/build.log)", bdir);
 		return REVIEW_NOBUILD;
 	}
@@ -550,7 +570,7 @@ int main(int argc, char **argv)
 		char *bc[] = { "meson", "compile", "-C", base, NULL };
 
 		pr_info("baseline: running %d tests in %s", nmiss, base);
-		if (proc_run(bc, LOCK_KBUILD, 10)) {
+		if (proc_run(bc, kbuild_lock(base), 10)) {
 			pr_warn("the baseline %s did not build", base);
 			return REVIEW_NOBUILD;
 		}
@@ -563,7 +583,8 @@ int main(int argc, char **argv)
 	ph.base = now_s() - t0;
 
 	/* 4. compare */
-	if (vd_compare_logs(&blog, &rlog, &rep) ||
+	if (tl_rename_root(&rlog, bdir) || tl_rename_root(&blog, base) ||
+	    vd_compare_logs(&blog, &rlog, &rep) ||
 	    runs_compare(&blog, &rlog, &rep, &ph.boots)) {
 		pr_warn("out of memory comparing");
 		return REVIEW_NOBUILD;
@@ -582,8 +603,8 @@ int main(int argc, char **argv)
 	f = fopen(p, "w");
 	char header[2 * PATH_MAX + 512];
 
-	if (snprintf(header, sizeof(header), "review %s: %s, bpfwire %.12s, ksock API %s\n"
-		 "baseline: %s; %d tests compared\n", name, series, commit, api[0] ? api : "not detected",
+	if (snprintf(header, sizeof(header), "review %s: %s, bpfwire %s, ksock API %s\n"
+		 "baseline: %s; %d tests compared\n", name, series, shortc, api[0] ? api : "not detected",
 		 base, n) >= (int)sizeof(header))
 		pr_debug("the header was cut");
 	for (int pass = 0; pass < 2; pass++) {

@@ -331,6 +331,47 @@ int tl_load(const char *path, struct tl_log *log, char *err, size_t errlen)
 	return r;
 }
 
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+	size_t lf = strlen(from), lt = strlen(to), n = 0;
+	const char *p;
+	char *out, *o;
+
+	for (p = strstr(s, from); p; p = strstr(p + lf, from))
+		n++;
+	out = malloc(strlen(s) + n * (lt > lf ? lt - lf : 0) + 1);
+	if (!out)
+		return NULL;
+	for (o = out; (p = strstr(s, from)); s = p + lf) {
+		memcpy(o, s, p - s);
+		o += p - s;
+		memcpy(o, to, lt);
+		o += lt;
+	}
+	strcpy(o, s);
+	return out;
+}
+
+int tl_rename_root(struct tl_log *log, const char *root)
+{
+	if (!root[0])
+		return 0;
+	for (size_t i = 0; i < log->n; i++)
+		for (size_t k = 0; k < log->tests[i].ncases; k++) {
+			struct tl_case *c = &log->tests[i].cases[k];
+			char *id;
+
+			if (!strstr(c->id, root))
+				continue;
+			id = replace_all(c->id, root, "BUILD");
+			if (!id)
+				return -ENOMEM;
+			free(c->id);
+			c->id = id;
+		}
+	return 0;
+}
+
 void tl_free(struct tl_log *log)
 {
 	for (size_t i = 0; i < log->n; i++)

@@ -52,6 +52,11 @@ int tl_parse_tap(const char *text, struct tl_case **cases, size_t *n);
 int tl_load(const char *path, struct tl_log *log, char *err, size_t errlen);
 /* Add one test from a testlog line's JSON text (for tl_load and merges). */
 int tl_add_line(struct tl_log *log, const char *line, char *err, size_t errlen);
+/*
+ * Each case id that names the build directory root (a test's argument
+ * path) names "BUILD" instead, so two builds' cases match. 0 or -ENOMEM.
+ */
+int tl_rename_root(struct tl_log *log, const char *root);
 struct tl_test *tl_find(const struct tl_log *log, const char *name);
 void tl_free(struct tl_log *log);
 

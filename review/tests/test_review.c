@@ -81,6 +81,12 @@ static void test_log(void)
 		if (ASSERT_OK_PTR(s, "netns"))
 			ASSERT_STREQ(s->results_dir ? s->results_dir : "", "/nonexistent/netns-1", "results:");
 	}
+	if (ASSERT_OK(tl_rename_root(&log, "wq: send"), "rename the root")) {
+		const struct tl_test *k = tl_find(&log, "kernel-suite");
+
+		if (k && k->ncases > 2)
+			ASSERT_STREQ(k->cases[2].id, "BUILD from a workqueue", "a path of the build named BUILD");
+	}
 	tl_free(&log);
 	ASSERT_NEQ(tl_load("/nonexistent/testlog.json", &log, err, sizeof(err)), 0, "a missing log");
 	ASSERT_HAS(err, "nonexistent", "named");
