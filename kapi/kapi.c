@@ -150,6 +150,12 @@ static bool is_family(const struct kapi_func *f, const char *family)
 
 enum { WANT_SEED, WANT_UPSTREAM, WANT_NETPOLL };
 
+/* A kfunc as found against what one API expects (NULL: it has none). */
+static bool same(const char *want, const char *found)
+{
+	return want ? !strcmp(want, found) : !found[0];
+}
+
 static const char *want_of(const struct kapi_func *f, int api)
 {
 	return api == WANT_SEED ? f->seed : api == WANT_UPSTREAM ? f->upstream : f->netpoll;
@@ -170,7 +176,7 @@ static bool api_matches(const struct kapi *k, int api)
 
 		if (!is_family(f, family))
 			continue;
-		if (want ? strcmp(want, f->found) != 0 : f->found[0] != 0)
+		if (!same(want, f->found))
 			return false;
 	}
 	return true;
@@ -268,7 +274,7 @@ static void print_want(FILE *f, const char *indent, const char *api, const char 
 		       const char *found)
 {
 	fprintf(f, "%s  %-9s %s%s\n", indent, api, want ? want : "(not in this API)",
-		want && !strcmp(want, found) ? "  [same]" : "");
+		same(want, found) ? "  [same]" : "");
 }
 
 void kapi_print_family(FILE *f, const struct kapi *k, const char *family, bool all,
@@ -280,9 +286,8 @@ void kapi_print_family(FILE *f, const struct kapi *k, const char *family, bool a
 
 		if (!is_family(fn, family))
 			continue;
-		differs = fn->netpoll ? strcmp(fn->netpoll, fn->found) :
-			  (!fn->seed || strcmp(fn->seed, fn->found)) &&
-			  (!fn->upstream || strcmp(fn->upstream, fn->found));
+		differs = fn->netpoll ? !same(fn->netpoll, fn->found) :
+			  !same(fn->seed, fn->found) && !same(fn->upstream, fn->found);
 		if (!all && !differs)
 			continue;
 		fprintf(f, "%s%s:\n", indent, fn->name);
