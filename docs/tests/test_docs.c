@@ -39,6 +39,7 @@ static const char *const tools[][2] = {
 	{ "bpfwire-bench", "bench" }, { "bpfwire-bench-guest", "bench/guest" },
 	{ "bpfwire-trace", "trace" }, { "bpfwire-path", "trace" },
 	{ "bpfwire-splat", "common" }, { "bpfwire-review", "review" },
+	{ "bpfwire-kapi", "kapi" },
 };
 
 struct counts {
