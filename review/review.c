@@ -258,17 +258,29 @@ static int test_list(const char *bdir, const char *only, char ***names, int *n)
 	*names = calloc(512, sizeof(char *));
 	if (!*names)
 		return -1;
-	if (only) {
-		char *tmp = strdup(only);
-
-		for (char *t = strtok_r(tmp, ",", &save); t && *n < 511; t = strtok_r(NULL, ",", &save))
-			(*names)[(*n)++] = strdup(t);
-		free(tmp);
-		return 0;
-	}
 	if (proc_capture(argv, out, sizeof(out))) {
 		pr_warn("meson test --list in %s failed", bdir);
 		return -1;
+	}
+	/* the last line too ends in a newline, for the lookup of --tests */
+	strncat(out, "\n", sizeof(out) - strlen(out) - 1);
+	if (only) {
+		char *tmp = strdup(only);
+
+		for (char *t = strtok_r(tmp, ",", &save); t && *n < 511; t = strtok_r(NULL, ",", &save)) {
+			char line[256];
+
+			snprintf(line, sizeof(line), " / %s\n", t);
+			if (!strstr(out, line)) {
+				fprintf(stderr, PROG ": --tests: %s has no test '%s' (meson test -C %s --list)\n",
+					bdir, t, bdir);
+				free(tmp);
+				return -1;
+			}
+			(*names)[(*n)++] = strdup(t);
+		}
+		free(tmp);
+		return 0;
 	}
 	for (char *l = strtok_r(out, "\n", &save); l && *n < 511; l = strtok_r(NULL, "\n", &save)) {
 		char *name = strstr(l, " / ");
@@ -287,6 +299,7 @@ static int test_list(const char *bdir, const char *only, char ***names, int *n)
 /* meson test in dir, into meson-logs/LOGBASE.json, under the lab's lock. */
 static int run_tests(const char *dir, const char *logbase, char **names, int n)
 {
+	char old[PATH_MAX + 64];
 	char *argv[600] = { "meson", "test", "-C", (char *)dir, "--no-rebuild", "--print-errorlogs",
 			    "--logbase", (char *)logbase };
 	int a = 8;
@@ -294,6 +307,10 @@ static int run_tests(const char *dir, const char *logbase, char **names, int n)
 	for (int i = 0; i < n && a < 598; i++)
 		argv[a++] = names[i];
 	argv[a] = NULL;
+	/* never read an earlier run's log as this one's */
+	snprintf(old, sizeof(old), "%s/meson-logs/%s.json", dir, logbase);
+	if (unlink(old) && errno != ENOENT)
+		pr_warn("%s: %s", old, errno_str(errno));
 	return proc_run(argv, LOCK_GUEST, 0);
 }
 
@@ -548,7 +565,7 @@ int main(int argc, char **argv)
 
 	/* 2. the review's tests */
 	if (test_list(bdir, o.tests, &names, &n))
-		return REVIEW_NOBUILD;
+		return o.tests ? CLI_EUSAGE : REVIEW_NOBUILD;
 	t0 = now_s();
 	pr_info("running %d tests in %s", n, bdir);
 	run_tests(bdir, "review", names, n);
@@ -575,10 +592,17 @@ int main(int argc, char **argv)
 			return REVIEW_NOBUILD;
 		}
 		run_tests(base, "review-baseline", missing, nmiss);
-		write_stamp(base, "review-baseline", commit);
 		snprintf(p, sizeof(p), "%s/meson-logs/review-baseline.json", base);
 		if (tl_load(p, &blog, err, sizeof(err)))
 			pr_warn("baseline: %s", err);
+		/* what this commit's baseline has run, kept for the next review */
+		char **all = calloc(blog.n + 1, sizeof(*all));
+
+		for (size_t i = 0; all && i < blog.n; i++)
+			all[i] = blog.tests[i].name;
+		if (!all || keep_log(p, &blog, all, (int)blog.n) || write_stamp(base, "review-baseline", commit))
+			pr_warn("baseline: could not keep %s for the next review", p);
+		free(all);
 	}
 	ph.base = now_s() - t0;
 
