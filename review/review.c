@@ -423,7 +423,8 @@ struct phases {
 
 static json_object *summary_json(const struct opts *o, const char *name, const char *bdir,
 				 const char *base, const char *commit, const char *api,
-				 json_object *apij, const struct phases *ph, const struct vd_report *rep)
+				 json_object *apij, const struct phases *ph, const struct vd_report *rep,
+				 const struct tl_log *rlog)
 {
 	json_object *j = vd_to_json(rep), *t = json_object_new_object();
 	char p[PATH_MAX + 32];
@@ -447,6 +448,16 @@ static json_object *summary_json(const struct opts *o, const char *name, const c
 	json_object_object_add(t, "boots", json_object_new_double(ph->boots));
 	json_object_object_add(j, "seconds", t);
 	json_object_object_add(j, "verdict", json_object_new_string(rep->worse ? "WORSE" : "OK"));
+	for (size_t i = 0; i < rlog->n; i++)
+		if (rlog->tests[i].protos) {
+			json_object *pr;
+
+			if (!json_object_object_get_ex(j, "prototypes", &pr)) {
+				pr = json_object_new_object();
+				json_object_object_add(j, "prototypes", pr);
+			}
+			json_object_object_add(pr, rlog->tests[i].name, json_object_new_string(rlog->tests[i].protos));
+		}
 	return j;
 }
 
@@ -619,7 +630,7 @@ int main(int argc, char **argv)
 	keep_log(p, &rlog, names, n);
 	snprintf(p, sizeof(p), "%s/baseline.testlog.json", res);
 	keep_log(p, &blog, names, n);
-	sj = summary_json(&o, name, bdir, base, commit, api, apij, &ph, &rep);
+	sj = summary_json(&o, name, bdir, base, commit, api, apij, &ph, &rep, &rlog);
 	snprintf(p, sizeof(p), "%s/review.json", res);
 	if (json_object_to_file_ext(p, sj, JSON_C_TO_STRING_PRETTY))
 		pr_warn("couldn't write %s", p);
@@ -639,6 +650,12 @@ int main(int argc, char **argv)
 		/* the series' path is the user's: escaped like the rest */
 		esc_fputs(out, header, ESC_KEEP_NL);
 		vd_write_text(out, &rep);
+		for (size_t i = 0; i < rlog.n; i++)
+			if (rlog.tests[i].protos) {
+				fprintf(out, "%s: kfuncs of an API bpfwire does not know, as this kernel's BTF has them:\n",
+					rlog.tests[i].name);
+				esc_fputs(out, rlog.tests[i].protos, ESC_KEEP_NL);
+			}
 		fprintf(out, "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s\n",
 			ph.build, ph.tests, ph.boots, ph.base);
 		fprintf(out, "verdict: %s (%zu worse than the baseline)\nresults: %s\n",

@@ -231,6 +231,35 @@ static char *results_line(const char *out)
 	return NULL;
 }
 
+/* kernel-tests prints an unknown API's kfuncs as "#     found     PROTO". */
+static char *found_protos(const char *out)
+{
+	static const char tag[] = "#     found     ";
+	size_t len = 0;
+	char *r = NULL;
+
+	for (const char *s = out; s && *s;) {
+		const char *e = strchr(s, '\n');
+
+		if (!e)
+			e = s + strlen(s);
+		if (starts(s, e, tag)) {
+			size_t l = e - s - (sizeof(tag) - 1);
+			char *nr = realloc(r, len + l + 2);
+
+			if (!nr)
+				break;
+			r = nr;
+			memcpy(r + len, s + sizeof(tag) - 1, l);
+			len += l;
+			r[len++] = '\n';
+			r[len] = '\0';
+		}
+		s = *e ? e + 1 : NULL;
+	}
+	return r;
+}
+
 static void test_free(struct tl_test *t)
 {
 	for (size_t i = 0; i < t->ncases; i++) {
@@ -242,6 +271,7 @@ static void test_free(struct tl_test *t)
 	free(t->result);
 	free(t->results_dir);
 	free(t->raw);
+	free(t->protos);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -277,6 +307,7 @@ int tl_add_line(struct tl_log *log, const char *line, char *err, size_t errlen)
 		const char *text = json_object_get_string(out);
 
 		t.results_dir = results_line(text);
+		t.protos = found_protos(text);
 		if (tl_parse_tap(text, &t.cases, &t.ncases))
 			goto out;
 	}

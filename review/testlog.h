@@ -29,6 +29,11 @@ struct tl_test {
 	struct tl_case *cases;
 	size_t ncases;
 	char *raw;	/* the log's line, kept with the review's results */
+	/*
+	 * kernel-tests' "#     found     PROTOTYPE" comment lines (a kfunc of an
+	 * API it does not know, as the kernel's BTF has it), one a line; or NULL
+	 */
+	char *protos;
 };
 
 struct tl_log {

@@ -158,6 +158,11 @@ static void test_same_and_skip(void)
 			ASSERT_HAS(it->note, "bpf_ksock_create(struct bpf_ksock_create_opts", "the prototype shown");
 		}
 		ASSERT_EQ(rep2.worse, 2, "the two ksock cases");
+		if (ASSERT_OK_PTR(tl_find(&s, "kernel-suite"), "kernel-suite") &&
+		    ASSERT_OK_PTR(tl_find(&s, "kernel-suite")->protos, "the found prototypes kept"))
+			ASSERT_STREQ(tl_find(&s, "kernel-suite")->protos,
+				     "int bpf_ksock_send(struct bpf_ksock *ks, const void *data, u32 data__sz, u64 flags);\n",
+				     "only the found one, not what an API expects");
 	}
 	{
 		char buf[8192] = "";
