@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "agent.h"
 #include "cli.h"
+#include "kapi.h"
 #include "libbpf_log.h"
 #include "log.h"
 
@@ -44,10 +45,16 @@ int main(int argc, char **argv)
 	}
 	switch (o.via) {
 	case BPFWIRE_VIA_KSOCK:
-		return install_ksock(&o) ? 1 : 0;
+		r = install_ksock(&o);
+		return r == KAPI_EXIT_API ? KAPI_EXIT_API : r ? 1 : 0;
 	case BPFWIRE_VIA_NETPOLL:
-		return install_netpoll(&o) ? 1 : 0;
+		r = install_netpoll(&o);
+		return r == KAPI_EXIT_API ? KAPI_EXIT_API : r ? 1 : 0;
 	case BPFWIRE_VIA_RINGBUF:
+		if (o.btf) {	/* no kfunc needed; --btf loads nothing */
+			printf("bpfwire-agent: --btf %s: ringbuf needs no kfunc: it would run; nothing loaded\n", o.btf);
+			return 0;
+		}
 		return run_ringbuf(&o) ? 1 : 0;
 	}
 	return 2;

@@ -5,7 +5,10 @@
 
 #include "args.h"
 
-/* Each returns 0, or -1 after saying what failed. */
+/*
+ * Each returns 0, or -1 after saying what failed; the installs also
+ * KAPI_EXIT_API (kapi.h) when the kernel lacks the kfunc API they need.
+ */
 int install_ksock(const struct agent_opts *o);	/* ksock.c */
 int install_netpoll(const struct agent_opts *o);	/* netpoll.c */
 int run_ringbuf(const struct agent_opts *o);	/* ringbuf.c */

@@ -317,18 +317,25 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 "                         first is MS old sends the batch (default 1000; 0:\n"
 "                         only when full). A partial batch waits for an event,\n"
 "                         'flush' or 'unload': no timer can send\n"
+"  --btf FILE             check the install against the kfunc API in FILE (a\n"
+"                         vmlinux or raw BTF) instead of the running kernel's,\n"
+"                         and exit: nothing is loaded (0: it would install,\n"
+"                         3: the API does not fit)\n"
 "  --json                 status: machine-readable output\n"
 "  -v, --verbose          more output; libbpf's own output shows from -v\n"
 "  -h, --help             this text\n"
 "      --version          the version\n"
 "\n"
-"Exit: 0 done, 1 the install, status, unload or flush failed, 2 usage error.\n",
+"Exit: 0 done, 1 the install, status, unload or flush failed, 2 usage error,\n"
+"3 the kernel lacks the kfunc API the sender needs: its ksock API is none\n"
+"that bpfwire knows (the kfunc prototypes found are printed beside the ones\n"
+"expected) or absent, or --via netpoll on a kernel without netpoll.\n",
 		BPFWIRE_BATCH_MAX, BPFWIRE_BATCH_DGRAM);
 }
 
 enum { OPT_VIA = 256, OPT_DST, OPT_BIND, OPT_DEV, OPT_EVENTS, OPT_PREFIX,
        OPT_ID, OPT_MAC, OPT_JSON, OPT_DEV_UNCHECKED, OPT_SNDBUF, OPT_KEY_FILE,
-       OPT_KEY_ID, OPT_BATCH, OPT_BATCH_AGE, OPT_VERSION };
+       OPT_KEY_ID, OPT_BATCH, OPT_BATCH_AGE, OPT_BTF, OPT_VERSION };
 
 static const char short_opts[] = "vh";
 
@@ -347,6 +354,7 @@ static const struct option long_opts[] = {
 	{ "key-id",	 required_argument, NULL, OPT_KEY_ID },
 	{ "batch",	 required_argument, NULL, OPT_BATCH },
 	{ "batch-age-ms", required_argument, NULL, OPT_BATCH_AGE },
+	{ "btf",	 required_argument, NULL, OPT_BTF },
 	{ "json",	 no_argument,	    NULL, OPT_JSON },
 	{ "verbose",	 no_argument,	    NULL, 'v' },
 	{ "help",	 no_argument,	    NULL, 'h' },
@@ -420,6 +428,11 @@ static int parse_option(int c, char **argv, struct agent_opts *o,
 	case OPT_BATCH_AGE:
 		raw->batch_age = optarg;
 		break;
+	case OPT_BTF:
+		if (!*optarg)
+			ERR("bad --btf '': name a vmlinux or a BTF file");
+		o->btf = optarg;
+		break;
 	case OPT_JSON:
 		o->json = 1;
 		break;
@@ -465,7 +478,7 @@ static int parse_command(int argc, char **argv, struct agent_opts *o,
 	}
 	if (o->via || o->dst_text || o->bind_text || o->dev[0] || raw->mac ||
 	    o->dev_unchecked || raw->sndbuf || o->key_file || raw->key_id ||
-	    raw->batch || raw->batch_age)
+	    raw->batch || raw->batch_age || o->btf)
 		ERR("%s takes no sender options; name the sender as in "
 		    "'%s ksock'", cmd, cmd);
 	return 0;

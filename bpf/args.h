@@ -40,6 +40,7 @@ struct agent_opts {
 	const char *dst_text;		/* argv strings, for messages */
 	const char *bind_text;
 	const char *only;		/* status/unload VIA */
+	const char *btf;		/* --btf FILE: check the API against it, load nothing */
 };
 
 /*

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The bpfwire kfuncs, declared once. Debian's pahole 1.24 does not emit
- * kfunc prototypes into vmlinux.h, so every BPF object includes this after
- * vmlinux.h (which provides struct bpf_ksock/netpoll and the netpoll opts).
+ * kfunc prototypes into vmlinux.h, so every BPF object that calls one
+ * includes this through kvmlinux.h (which keeps vmlinux.h's own kfunc
+ * types out of the way: these are bpfwire's copies).
  * Signatures follow kernel/patches (seeds 001 and 008) and, for
  * BPFWIRE_KSOCK_UPSTREAM, the API Linux merged (net/core/bpf_ksock.c).
  */
@@ -14,30 +15,79 @@
 #endif
 
 /*
+ * The kfuncs' own types, bpfwire's copies (kvmlinux.h took vmlinux.h's out
+ * of the way, so these compile whatever the kernel's vmlinux.h has):
+ *  - struct bpf_ksock and struct bpf_netpoll: kptr and argument types,
+ *    matched by name. The ksock's fields are 0003's (both APIs'): tests
+ *    read its socket (CO-RE) and find it from its rwork (container_of);
+ *  - struct bpf_netpoll_opts: 0001's layout.
+ */
+struct bpf_ksock {
+	struct socket *sock;
+	refcount_t usage;
+	struct rcu_work rwork;
+} __attribute__((preserve_access_index));
+struct bpf_netpoll {
+	int unused__;
+};
+struct bpf_netpoll_opts {
+	char dev_name[16];
+	__be32 local_ip;
+	__be32 remote_ip;
+	__u16 local_port;
+	__u16 remote_port;
+	__u8 remote_mac[6];
+	__u8 ipv6;
+	__u8 reserved;
+	__u8 local_ip6[16];
+	__u8 remote_ip6[16];
+};
+
+/*
  * The setup kfuncs differ between the two ksock APIs (bpf/README.md, "Two
  * kernels"), so a translation unit declares one set:
- *  - BPFWIRE_KSOCK_SEED: the seed (0003/0004): create with the 8-byte opts
- *    (sndbuf), bind, connect(struct addr opts);
+ *  - BPFWIRE_KSOCK_SEED: the agent's seed object (0003/0004): create with
+ *    the 8-byte opts (sndbuf), bind, connect(struct addr opts);
  *  - BPFWIRE_KSOCK_UPSTREAM: as merged: create with the 4-byte opts,
  *    connect(union of sockaddr_in/sockaddr_in6, its size exactly), no bind;
- *  - neither: the build's (below); on a seed build, the seed's typed
- *    from vmlinux.h (kernel/tests).
- * The first two use bpfwire's own copies of the layouts, so an object
- * compiles against either kernel's vmlinux.h. libbpf only compares the
- * kind (struct/union) of a pointee, not its name, when it matches an
- * extern kfunc to the kernel's.
+ *    kernel-tests' upstream objects use its kernel-named types;
+ *  - neither: the seed's, with the kernel's names (kernel-tests' seed
+ *    objects, and objects that call no ksock setup kfunc).
+ * An object is built once and loaded only on a kernel whose API (kapi/,
+ * at run time) is its own.
  */
-/*
- * An object that picks neither (netpoll, ringbuf) gets its build's API
- * (kernel/kernel_series.h): an upstream vmlinux.h has no seed opts structs.
- */
-#if !defined(BPFWIRE_KSOCK_SEED) && !defined(BPFWIRE_KSOCK_UPSTREAM) && \
-	__has_include("kernel_series.h")
-#include "kernel_series.h"
-#if BPFWIRE_KERNEL_UPSTREAM
-#define BPFWIRE_KSOCK_UPSTREAM
+#ifdef BPFWIRE_KSOCK_UPSTREAM
+struct bpf_ksock_create_opts {
+	__u8 family;
+	__u8 type;
+	__u8 protocol;
+	__u8 reserved;
+};
+union bpf_ksock_addr {
+	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
+};
+#else
+struct bpf_ksock_create_opts {
+	__u8 family;
+	__u8 type;
+	__u8 protocol;
+	__u8 reserved;
+	__u32 sndbuf;	/* 0004 */
+};
+struct bpf_ksock_addr_opts {
+	__u8 family;
+	__u8 reserved;
+	__u16 port;		/* host order */
+	__u32 scope_id;
+	union {
+		__be32 ipv4_addr;
+		__u32 ipv6_addr[4];
+	};
+};
 #endif
-#endif
+/* opts__sz of the create opts before 0004's sndbuf: both APIs take it. */
+#define BPFWIRE_KSOCK_CREATE_OPTS_SZ_V0	4
 
 #if defined(BPFWIRE_KSOCK_SEED) || defined(BPFWIRE_KSOCK_UPSTREAM)
 struct bpfwire_ksock_create_opts {
@@ -47,7 +97,6 @@ struct bpfwire_ksock_create_opts {
 	__u8  reserved;
 	__u32 sndbuf;	/* seed 0004 only; upstream takes the first 4 bytes */
 };
-#define BPFWIRE_KSOCK_CREATE_OPTS_SZ_V0	4
 
 extern struct bpf_ksock *
 bpf_ksock_create(const struct bpfwire_ksock_create_opts *opts, __u32 opts__sz,

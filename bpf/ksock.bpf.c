@@ -6,12 +6,12 @@
  * Built twice: as is for the seed API (bpfwire_ksock), and through
  * ksock_up.bpf.c with BPFWIRE_KSOCK_UPSTREAM for the API Linux merged
  * (bpfwire_ksock_up). Only the setup program differs; the agent picks the
- * object from the kernel's BTF (ksock_api.c).
+ * object from the kernel's BTF (kapi/).
  */
 #ifndef BPFWIRE_KSOCK_UPSTREAM
 #define BPFWIRE_KSOCK_SEED
 #endif
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_endian.h>

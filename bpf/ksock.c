@@ -5,10 +5,11 @@
  * attach, pin, exit.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include "agent.h"
-#include "ksock_api.h"
+#include "kapi.h"
 #include "loader.h"
 #include "ksock.bpf.skel.h"
 #include "ksock_up.bpf.skel.h"
@@ -45,7 +46,7 @@ static void destroy_up(void *skel)
 
 static int ksock_obj_open(int api, struct ksock_obj *k)
 {
-	if (api == KSOCK_API_SEED) {
+	if (api == KAPI_KSOCK_SEED) {
 		struct bpfwire_ksock *s = bpfwire_ksock__open();
 
 		if (!s)
@@ -64,35 +65,40 @@ static int ksock_obj_open(int api, struct ksock_obj *k)
 }
 
 /*
- * The kernel's API, or -1 after a message: none at all, or a seed-only
- * option on upstream. Said before anything is loaded, never as a verifier log.
+ * The kernel's API (KAPI_KSOCK_SEED or _UPSTREAM); -KAPI_EXIT_API after a
+ * message when it has none bpfwire knows (the prototypes found printed
+ * beside the expected ones) or none at all; -1 after a message for a
+ * seed-only option on upstream. All before anything is loaded.
  */
 static int ksock_api_check(const struct agent_opts *o)
 {
-	int api = ksock_api_detect();
+	char what[PATH_MAX + 16];
+	struct kapi k;
 
-	if (api < 0) {
-		pr_warn("couldn't read the kernel's BTF (/sys/kernel/btf/vmlinux) to find its ksock API: %s",
-			errno_str(api));
+	if (sender_read_api(o, &k, what, sizeof(what)))
+		return -1;
+	if (k.ksock == KAPI_KSOCK_ABSENT) {
+		pr_warn("%s has no ksock kfuncs (no bpf_ksock_* kfunc in its BTF): not installed (exit %d); use --via netpoll or ringbuf",
+			what, KAPI_EXIT_API);
+		return -KAPI_EXIT_API;
+	}
+	if (k.ksock == KAPI_KSOCK_UNKNOWN) {
+		pr_warn("%s has a ksock API bpfwire does not know: not installed (exit %d). Its kfuncs that match neither known API, as found beside the seed's and upstream's:",
+			what, KAPI_EXIT_API);
+		kapi_print_family(stderr, &k, "ksock", false, "  ");
+		return -KAPI_EXIT_API;
+	}
+	if (k.ksock == KAPI_KSOCK_UPSTREAM && o->bind.family) {
+		pr_warn("--bind needs bpf_ksock_bind, which %s (the upstream ksock API) does not have: drop --bind, or run the seed kernel",
+			what);
 		return -1;
 	}
-	if (api == KSOCK_API_NONE) {
-		pr_warn("kernel %s has no ksock kfuncs (neither the seed's bpf_ksock_bind nor upstream's union bpf_ksock_addr in its BTF): use --via netpoll or ringbuf",
-			kernel_release());
+	if (k.ksock == KAPI_KSOCK_UPSTREAM && o->sndbuf) {
+		pr_warn("--sndbuf needs the seed's bpf_ksock_create_opts.sndbuf, which %s (the upstream ksock API) does not have: drop --sndbuf, or run the seed kernel",
+			what);
 		return -1;
 	}
-	if (api == KSOCK_API_UPSTREAM && o->bind.family) {
-		pr_warn("--bind needs bpf_ksock_bind, which kernel %s (the upstream ksock API) does not have: drop --bind, or run the seed kernel",
-			kernel_release());
-		return -1;
-	}
-	if (api == KSOCK_API_UPSTREAM && o->sndbuf) {
-		pr_warn("--sndbuf needs the seed's bpf_ksock_create_opts.sndbuf, which kernel %s (the upstream ksock API) does not have: drop --sndbuf, or run the seed kernel",
-			kernel_release());
-		return -1;
-	}
-	pr_debug("kernel %s: ksock API %s", kernel_release(), ksock_api_name(api));
-	return api;
+	return k.ksock;
 }
 
 static void setup_error(const struct agent_opts *o, int stage, int rv, const char *dst)
@@ -131,7 +137,12 @@ int install_ksock(const struct agent_opts *o)
 
 	api = ksock_api_check(o);
 	if (api < 0)
-		return -1;
+		return api == -KAPI_EXIT_API ? KAPI_EXIT_API : -1;
+	if (o->btf) {
+		printf("bpfwire-agent: --btf %s: ksock API %s: the ksock sender would install; nothing loaded\n",
+		       o->btf, kapi_ksock_name(api));
+		return 0;
+	}
 	bpfwire_fmt_addr(&o->dst, o->dst.port, dst, sizeof(dst));
 	if (ksock_obj_open(api, &k)) {
 		pr_warn("couldn't open the ksock sender: %s", errno_str(-errno));
@@ -168,7 +179,7 @@ int install_ksock(const struct agent_opts *o)
 		if (o->key_id)
 			snprintf(sig, sizeof(sig), ", signed v2 (key id %u)", o->key_id);
 		printf("bpfwire-agent: ksock sender %u installed: %s -> %s%s%s, %s API, pinned at %s\n",
-		       o->sender_id, ev, dst, sb, sig, ksock_api_name(api), s.dir);
+		       o->sender_id, ev, dst, sb, sig, kapi_ksock_name(api), s.dir);
 	}
 out:
 	if (ret)

@@ -9,14 +9,42 @@
 #include <unistd.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <bpf/bpf.h>
+#include "kapi.h"
 #include "keyfile.h"
 #include "loader.h"
 
 #ifndef BPF_FS_MAGIC
 #define BPF_FS_MAGIC 0xcafe4a11
 #endif
+
+const char *kernel_release(void)
+{
+	static struct utsname u;
+
+	if (!u.release[0] && uname(&u))
+		return "unknown";
+	return u.release;
+}
+
+int sender_read_api(const struct agent_opts *o, struct kapi *k, char *what, size_t len)
+{
+	char err[512];
+
+	if (o->btf)
+		snprintf(what, len, "BTF %s", o->btf);
+	else
+		snprintf(what, len, "kernel %s", kernel_release());
+	if (kapi_detect_file(o->btf, k, err, sizeof(err))) {
+		pr_warn("%s: can't tell the kernel's kfunc API", err);
+		return -1;
+	}
+	pr_debug("%s: ksock API %s, netpoll %s", what, kapi_ksock_name(k->ksock),
+		 kapi_netpoll_name(k->netpoll));
+	return 0;
+}
 
 int sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg)
 {

@@ -23,6 +23,14 @@ struct sender {
 };
 
 /* 0, or -1 after a message (no epoch: getrandom failed). */
+struct kapi;
+/* The running kernel's release (uname -r), for messages. */
+const char *kernel_release(void);
+/*
+ * The kfunc API (kapi.h) of --btf FILE, or of the running kernel: 0, or -1
+ * after a message. what gets "kernel RELEASE" or "BTF FILE", for messages.
+ */
+int sender_read_api(const struct agent_opts *o, struct kapi *k, char *what, size_t len);
 int sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg);
 int sender_load(struct sender *s, int (*load)(void *skel), void *skel);
 /* Runs SYSCALL program prog once; its return value in *retval. */

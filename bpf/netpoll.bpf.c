@@ -6,7 +6,7 @@
  * bpf_netpoll_send_udp means accepted, not transmitted (6.12's
  * netpoll_send_udp returns void and may queue).
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "kfuncs.h"

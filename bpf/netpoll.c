@@ -4,11 +4,13 @@
  * load, set up netpoll, attach, pin, exit.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <net/if.h>
 #include <sys/socket.h>
 #include "agent.h"
+#include "kapi.h"
 #include "loader.h"
 #include "neigh.h"
 #include "netpoll.bpf.skel.h"
@@ -32,6 +34,29 @@ int install_netpoll(const struct agent_opts *o)
 	struct bpfwire_addr nh;
 	int ret = -1, rv, ifindex = 0, err, alen = o->dst.family == AF_INET ? 4 : 16;
 
+	{
+		char what[PATH_MAX + 16];
+		struct kapi k;
+
+		if (sender_read_api(o, &k, what, sizeof(what)))
+			return -1;
+		if (k.netpoll == KAPI_NETPOLL_ABSENT) {
+			pr_warn("%s has no netpoll kfuncs (no bpf_netpoll_* kfunc in its BTF; the series lacks kernel/patches 0001): not installed (exit %d); use --via ksock or ringbuf",
+				what, KAPI_EXIT_API);
+			return KAPI_EXIT_API;
+		}
+		if (k.netpoll == KAPI_NETPOLL_UNKNOWN) {
+			pr_warn("%s has netpoll kfuncs bpfwire does not know: not installed (exit %d). Those that differ, as found beside the expected:",
+				what, KAPI_EXIT_API);
+			kapi_print_family(stderr, &k, "netpoll", false, "  ");
+			return KAPI_EXIT_API;
+		}
+		if (o->btf) {
+			printf("bpfwire-agent: --btf %s: netpoll present: the netpoll sender would install; nothing loaded\n",
+			       o->btf);
+			return 0;
+		}
+	}
 	bpfwire_fmt_addr(&o->dst, o->dst.port, dst, sizeof(dst));
 	if (o->dev[0]) {
 		ifindex = if_nametoindex(o->dev);

@@ -10,7 +10,7 @@
 #include <bpf/bpf.h>
 #include <json-c/json.h>
 #include "agent.h"
-#include "ksock_api.h"
+#include "kapi.h"
 #include "loader.h"
 #include "status.h"
 
@@ -260,9 +260,9 @@ json_object *status_doc(json_object *senders, int api)
 	json_object *root = json_object_new_object();
 
 	json_object_object_add(root, "senders", senders);
-	/* The kernel's ksock API (ksock_api.h); null: none or no BTF. */
+	/* The kernel's ksock API (kapi.h); null: absent or no BTF. */
 	json_object_object_add(root, "ksock_api", api > 0 ?
-		json_object_new_string(ksock_api_name(api)) : NULL);
+		json_object_new_string(kapi_ksock_name(api)) : NULL);
 	return root;
 }
 
@@ -289,7 +289,12 @@ int cmd_status(const struct agent_opts *o)
 		else
 			status_text(dir, &st);
 	}
-	root = status_doc(arr, ksock_api_detect());
+	{
+		struct kapi k;
+		char err[512];
+
+		root = status_doc(arr, kapi_detect_file(NULL, &k, err, sizeof(err)) ? -1 : (int)k.ksock);
+	}
 	if (o->json)
 		printf("%s\n", json_object_to_json_string_ext(root,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));

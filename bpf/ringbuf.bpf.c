@@ -4,7 +4,7 @@
  * datagram (sequence and check included) and queue it on a ring buffer;
  * bpfwire-agent stays in the foreground and forwards it with sendmsg().
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "kfuncs.h"

@@ -25,7 +25,7 @@ struct status {
 
 /* One element of "senders". */
 json_object *status_json(const char *dir, const struct status *st);
-/* The document: takes senders (an array of status_json); api is KSOCK_API_* or -errno. */
+/* The document: takes senders (an array of status_json); api is enum kapi_ksock (kapi.h) or -errno. */
 json_object *status_doc(json_object *senders, int api);
 
 #endif /* BPFWIRE_STATUS_H */

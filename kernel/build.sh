@@ -1,115 +1,239 @@
 #!/bin/bash
-# Build the bpfwire lab kernel: unpack linux-source-6.12 once, apply
-# kernel/patches/series, configure from lab.config, build, dump BTF.
+# Build the bpfwire lab kernel: take the source once (Debian's
+# linux-source-6.12 tarball, or a user's git work tree or unpacked tree)
+# into a git repo, apply the series, configure from lab.config and any
+# further fragments, build, dump BTF, and record what went in
+# (series.json).
 #
-# Incremental by design: the tree is unpacked once into a git repo; the
+# Incremental by design: the base is committed once into a git repo; the
 # series is applied to a scratch index (never the work tree), and only files
 # whose content changed are checked out, so make rebuilds just what a patch
-# touches.
+# touches. A series that stops half-way leaves the work tree as it was:
+# the next run starts again from the base.
 #
-# The source version: after unpacking, one line names the linux-source-6.12
+# The source version: for the tarball, one line names the linux-source-6.12
 # version (Debian package and Makefile) and whether kernel/source-versions
 # lists it as one the series are known to apply to; an unlisted version is
-# a warning only. A patch that does not apply stops the build with the
-# version, the patch file, each hunk that does not match (file and line
+# a warning only. A shipped patch that does not apply stops the build with
+# the version, the patch file, each hunk that does not match (file and line
 # range) and what to do: pin the package to a listed version or refresh
-# the series (source-version.sh). The tarball is only ever read.
+# the series (source-version.sh). A user's patch that does not apply stops
+# it with the patch's subject and git's own lines about the failed hunk.
+# The tarball and a user's tree are only ever read.
 set -euo pipefail
 . "$(dirname "$(realpath "$0")")/source-version.sh"
 
 usage() {
 	cat <<USAGE
-usage: build.sh --out DIR --patches DIR [--fixes DIR] [--series DIR ...]
-                --fragment FILE [--fragment FILE ...]
-                [--localversion SUFFIX] [--tarball FILE] [--jobs N]
+usage: build.sh --out DIR (--patches DIR [--fixes DIR] | --user-patches PATH)
+                [--series DIR ...] --fragment FILE [--fragment FILE ...]
+                [--source TARBALL|DIR] [--netpoll auto|true|false]
+                [--netpoll-series DIR] [--localversion SUFFIX]
+                [--flavour NAME] [--series-json TOOL] [--jobs N]
 
-Builds DIR/{bzImage,vmlinux,vmlinux.h,config} from linux-source-6.12 plus
-the patch series (DIR/series, then the fixes' DIR/series when given, then
-each --series DIR/series in order: the lab harness's own patches).
---localversion appends SUFFIX to the release (-bpfwire-seed names a kernel
-built without the fixes) without touching the config. Fragments are merged in order over allnoconfig and
-kvm_guest.config. Progress is one line per phase: unpack, patch, config,
-build (a line every 30 s with the objects compiled), btf. After unpacking,
-one line names the source version and whether kernel/source-versions lists
-it (a warning if not); a patch that does not apply is an error naming the
-version, the patch file and its hunks, with the pin or refresh to do.
+Builds DIR/{bzImage,vmlinux,vmlinux.h,config,series.json} from the source
+plus the patch series.
+
+--source: a kernel tarball (default /usr/src/linux-source-6.12.tar.xz;
+  --tarball is the same), a git work tree (its HEAD commit is fetched,
+  read-only; uncommitted changes are not used) or an unpacked tree (its
+  files, as .gitignore leaves them, are committed into DIR/src). The
+  source is never written to.
+--patches DIR, --fixes DIR: bpfwire's shipped series (DIR/series each).
+--user-patches PATH: instead of them, a directory with a series file, an
+  mbox (git format-patch --stdout, b4 am), or "none". Applied as git am
+  does: each commit keeps the mail's author, date and message.
+--netpoll: with --user-patches, whether the --netpoll-series DIR goes on
+  top: auto (when the tree then lacks net/core/bpf_netpoll.c), true, false.
+--series DIR: applied last, in order (the lab harness's own patches).
+--localversion appends SUFFIX to the release (-seed, -up, -NAME) without
+  touching the config. Fragments are merged in order over allnoconfig and
+  kvm_guest.config; every symbol's last setting is checked after
+  olddefconfig, and one that the tree drops is named with its fragment.
+--flavour NAME and --series-json TOOL (bpfwire-kernel-series) write
+  DIR/series.json: flavour, release, base, patches, mbox sha256, netpoll,
+  fragments.
+Progress is one line per phase: source, patch, config, build (a line
+every 30 s with the objects compiled), btf.
 USAGE
 }
 
-out= patches= fixes= localversion= jobs=0
+out= patches= fixes= user_patches= localversion= jobs=0 flavour= series_tool=
+netpoll=auto netpoll_dir=
 fragments=() series=()
-tarball=/usr/src/linux-source-6.12.tar.xz
+source=/usr/src/linux-source-6.12.tar.xz
 while [ $# -gt 0 ]; do
+	[ $# -ge 2 ] || case "$1" in -h|--help) ;; *) echo "build.sh: $1 needs a value" >&2; exit 2 ;; esac
 	case "$1" in
 	--out) out=$2; shift 2 ;;
 	--patches) patches=$2; shift 2 ;;
 	--fixes) fixes=$2; shift 2 ;;
+	--user-patches) user_patches=$2; shift 2 ;;
 	--series) series+=("$(realpath -m "$2")"); shift 2 ;;
+	--netpoll) netpoll=$2; shift 2 ;;
+	--netpoll-series) netpoll_dir=$(realpath -m "$2"); shift 2 ;;
 	--localversion) localversion=$2; shift 2 ;;
 	--fragment) fragments+=("$2"); shift 2 ;;
-	--tarball) tarball=$2; shift 2 ;;
+	--source|--tarball) source=$2; shift 2 ;;
+	--flavour) flavour=$2; shift 2 ;;
+	--series-json) series_tool=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "build.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
-[ -n "$out" ] && [ -n "$patches" ] && [ ${#fragments[@]} -gt 0 ] || { usage >&2; exit 2; }
+[ -n "$out" ] && { [ -n "$patches" ] || [ -n "$user_patches" ]; } && [ ${#fragments[@]} -gt 0 ] || { usage >&2; exit 2; }
+case "$netpoll" in auto|true|false) ;; *) echo "build.sh: --netpoll '$netpoll' is not auto, true or false" >&2; exit 2 ;; esac
 
 die() { echo "kernel: error: $*" >&2; exit 1; }
 t0=$(date +%s)
 phase() { echo "kernel: [$(( $(date +%s) - t0 ))s] $*"; }
 
-if [ ! -f "$tarball" ]; then
-	die "$tarball is missing: the Debian package linux-source-6.12 is not installed (apt-get install linux-source-6.12)"
+# --- what the source is ----------------------------------------------------
+if [ -d "$source" ]; then
+	source=$(realpath "$source")
+	# Its own .git only: an unpacked tree inside some other repository is
+	# still an unpacked tree.
+	if [ -e "$source/.git" ]; then kind=git; else kind=tree; fi
+elif [ -f "$source" ]; then
+	kind=tarball
+elif [ "$source" = /usr/src/linux-source-6.12.tar.xz ]; then
+	die "$source is missing: the Debian package linux-source-6.12 is not installed (apt-get install linux-source-6.12)"
+else
+	die "kernel source $source does not exist: name a kernel tarball, a git work tree or an unpacked tree"
 fi
 need() { command -v "$1" >/dev/null 2>&1 || die "'$1' not found: install the Debian package $2 (apt-get install $2)"; }
 need git git; need make make; need gcc gcc; need flex flex; need bison bison
-need bc bc; need pahole dwarves; need bpftool bpftool; need xz xz-utils
+need bc bc; need pahole dwarves; need bpftool bpftool
+[ "$kind" != tarball ] || need xz xz-utils
 [ -f /usr/include/libelf.h ] || die "libelf.h not found: install libelf-dev (apt-get install libelf-dev)"
 [ -f /usr/include/openssl/ssl.h ] || die "openssl headers not found: install libssl-dev (apt-get install libssl-dev)"
 
 out=$(realpath -m "$out")
-patches=$(realpath "$patches")
+[ -z "$patches" ] || patches=$(realpath "$patches")
 [ -z "$fixes" ] || fixes=$(realpath "$fixes")
+if [ -n "$user_patches" ] && [ "$user_patches" != none ]; then
+	[ -e "$user_patches" ] || die "kernel patches $user_patches do not exist: name a directory with a series file, or an mbox"
+	user_patches=$(realpath "$user_patches")
+fi
 for f in "${fragments[@]}"; do
 	[ -f "$f" ] || die "config fragment $f does not exist"
 done
 src=$out/src
 obj=$out/obj
 mkdir -p "$out"
+# Fixed committer and dates: the same inputs give the same commits.
 git_() { git -C "$src" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
 	-c core.compression=0 -c gc.auto=0 -c advice.detachedHead=false "$@"; }
-
-# --- unpack: once per tarball ----------------------------------------------
-stamp=$(stat -c '%s-%Y' "$tarball")
-if [ "$(cat "$src/.bpfwire-tarball" 2>/dev/null)" != "$stamp" ]; then
-	phase "unpack $tarball"
-	rm -rf "$src" "$obj" "$out/src.tmp"
-	mkdir -p "$out/src.tmp"
-	tar -xJf "$tarball" -C "$out/src.tmp" --strip-components=1
-	git -C "$out/src.tmp" init -q
-	git -C "$out/src.tmp" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
-		-c core.compression=0 add -A -f
-	git -C "$out/src.tmp" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
-		-c core.compression=0 commit -q -m "linux-source-6.12 ($stamp)"
-	git -C "$out/src.tmp" tag pristine
-	echo "$stamp" > "$out/src.tmp/.bpfwire-tarball"
-	mv "$out/src.tmp" "$src"
-else
-	phase "unpack: up to date"
-fi
-ksrc_read "$tarball" "$src"
-ksrc_say "kernel: [$(( $(date +%s) - t0 ))s]"
-
-# --- patch: build the series as commits on a scratch index -----------------
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+base_dirty=false base_name= base_commit= base_time=
+
+# --- source: the base commit, tagged pristine -------------------------------
+if [ "$kind" = tarball ]; then
+	tarball=$source
+	stamp=$(stat -c '%s-%Y' "$tarball")
+	base_time=${stamp#*-} base_name=$(basename "$tarball")
+	# The stamp lives in .git, where a checkout of another base leaves it
+	# (a tree unpacked before issue 30 has it in the work tree).
+	if [ -d "$src/.git" ] && { [ "$(cat "$src/.git/bpfwire-tarball" 2>/dev/null)" = "$stamp" ] ||
+	   [ "$(cat "$src/.bpfwire-tarball" 2>/dev/null)" = "$stamp" ]; }; then
+		# refs/bpfwire/tarball keeps the tarball's commit while another
+		# base is built in the same repo; a tree unpacked before it existed
+		# has only ever had the tarball as pristine.
+		git_ rev-parse -q --verify refs/bpfwire/tarball >/dev/null ||
+			git_ update-ref refs/bpfwire/tarball pristine
+		git_ tag -f pristine refs/bpfwire/tarball >/dev/null
+		phase "unpack: up to date"
+	else
+		phase "unpack $tarball"
+		rm -rf "$src" "$obj" "$out/src.tmp"
+		mkdir -p "$out/src.tmp"
+		tar -xJf "$tarball" -C "$out/src.tmp" --strip-components=1
+		git -C "$out/src.tmp" init -q
+		git -C "$out/src.tmp" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
+			-c core.compression=0 add -A -f
+		git -C "$out/src.tmp" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
+			-c core.compression=0 commit -q -m "linux-source-6.12 ($stamp)"
+		git -C "$out/src.tmp" tag pristine
+		git -C "$out/src.tmp" update-ref refs/bpfwire/tarball pristine
+		echo "$stamp" > "$out/src.tmp/.git/bpfwire-tarball"
+		mv "$out/src.tmp" "$src"
+	fi
+	ksrc_read "$tarball" "$src"
+	ksrc_say "kernel: [$(( $(date +%s) - t0 ))s]"
+else
+	# The repo outlives a change of base: its objects and obj/ make the
+	# next checkout and make incremental.
+	[ -d "$src/.git" ] || { rm -rf "$src" "$obj"; git init -q "$src"; }
+	if [ "$kind" = git ]; then
+		# Only reads: rev-parse, and upload-pack behind the fetch. git's
+		# own safe.directory rule applies to a tree another user owns.
+		base_commit=$(git -C "$source" rev-parse --verify -q 'HEAD^{commit}') ||
+			die "$source: git rev-parse HEAD failed (an empty repository, or one git refuses: run git -C $source status)"
+		if ! git_ cat-file -e "$base_commit^{commit}" 2>/dev/null; then
+			phase "source: fetching HEAD $base_commit from $source (read-only)"
+			git_ fetch -q --no-tags --depth=1 "$source" HEAD || die "git fetch from $source failed"
+		fi
+		# --no-optional-locks: status must not refresh the user's index.
+		ndirty=$(git -C "$source" --no-optional-locks status --porcelain | wc -l)
+		if [ "$ndirty" -gt 0 ]; then
+			base_dirty=true
+			echo "kernel: warning: $source has $ndirty uncommitted changes or untracked files: they are not used; the build takes its HEAD commit $base_commit" >&2
+		fi
+		base_time=$(git_ log -1 --format=%ct "$base_commit")
+		KSRC_DESC="git work tree $source at $(git_ log -1 --format='%h ("%s")' "$base_commit")"
+	else
+		# The tree's files as git add sees them (.gitignore'd build output
+		# left out) go into src's object store through an index kept beside
+		# it; nothing is written in the tree.
+		phase "source: reading the unpacked tree $source (read-only)"
+		GIT_INDEX_FILE=$out/.bpfwire-tree-index git -C "$source" --git-dir="$src/.git" \
+			--work-tree="$source" -c core.compression=0 add -A . ||
+			die "git add of $source into $src failed"
+		tree=$(GIT_INDEX_FILE=$out/.bpfwire-tree-index git -C "$src" write-tree)
+		base_time=$(stat -c %Y "$source/Makefile" 2>/dev/null || echo 0)
+		base_commit=$(echo "unpacked tree $source" | GIT_AUTHOR_DATE="@$base_time +0000" \
+			GIT_COMMITTER_DATE="@$base_time +0000" git_ commit-tree "$tree")
+		KSRC_DESC="unpacked tree $source"
+	fi
+	git_ tag -f pristine "$base_commit" >/dev/null
+	KSRC_KERNEL=$(git_ show pristine:Makefile 2>/dev/null | ksrc_makefile_version) || KSRC_KERNEL=
+	[ -n "$KSRC_KERNEL" ] || die "$source has no kernel Makefile with a VERSION at its top: not a kernel tree"
+	KSRC_DESC="$KSRC_DESC (Linux $KSRC_KERNEL)"
+	KSRC_PKG=
+	phase "source: $KSRC_DESC, commit $base_commit"
+fi
+
+# --- patch: build the series as commits on a scratch index -----------------
 export GIT_INDEX_FILE=$scratch/index
 git_ read-tree pristine
 head=$(git_ rev-parse pristine)
-# apply_series DIR: each patch of DIR/series, in order, as one commit.
+: >"$scratch/record"
+# record SERIES SUBJECT AUTHOR KIND VALUE: one patch for series.json.
+record() { printf '%s\0' "$@" >>"$scratch/record"; }
+
+# commit_mail MAIL: the commit of the scratch index's tree, with the
+# author, date and message git am takes from MAIL (git mailinfo, as am
+# runs it); sets subject and author for the caller.
+commit_mail() {
+	local mail=$1 name email date tree
+	git mailinfo "$scratch/msg" "$scratch/diff" <"$mail" >"$scratch/info"
+	subject=$(sed -n 's/^Subject: //p' "$scratch/info")
+	name=$(sed -n 's/^Author: //p' "$scratch/info")
+	email=$(sed -n 's/^Email: //p' "$scratch/info")
+	date=$(sed -n 's/^Date: //p' "$scratch/info")
+	author="$name <$email>"
+	tree=$(git_ write-tree)
+	{ printf '%s\n' "$subject"; [ ! -s "$scratch/msg" ] || { echo; cat "$scratch/msg"; }; } >"$scratch/message"
+	head=$(GIT_AUTHOR_NAME=${name:-unknown} GIT_AUTHOR_EMAIL=${email:-unknown} \
+		GIT_AUTHOR_DATE=${date:-@0 +0000} GIT_COMMITTER_DATE=${date:-@0 +0000} \
+		git_ commit-tree "$tree" -p "$head" -F "$scratch/message")
+}
+# apply_series DIR [NAME]: each patch of DIR/series (bpfwire's), in order,
+# as one commit; a failure names the version and what to do.
 apply_series() {
-	local dir=$1 p subject tree
+	local dir=$1 name=${2:-$(basename "$1")} p
 	[ -f "$dir/series" ] || die "$dir/series does not exist"
 	phase "patch: applying $(grep -cv '^\s*\(#\|$\)' "$dir/series") patches from $dir/series"
 	while read -r p; do
@@ -118,19 +242,110 @@ apply_series() {
 		# On failure ksrc_apply has said which hunk and what to do; the
 		# work tree was never touched.
 		ksrc_apply "$src" "$dir/$p" || exit 1
-		git mailinfo "$scratch/msg" "$scratch/body" <"$dir/$p" >"$scratch/info"
-		subject=$(sed -n 's/^Subject: //p' "$scratch/info")
-		tree=$(git_ write-tree)
-		head=$(printf '%s\n\n%s\n' "$subject" "$(cat "$scratch/msg")" |
-			git_ commit-tree "$tree" -p "$head")
+		commit_mail "$dir/$p"
+		record "$name" "$subject" "$author" file "$p"
 	done <"$dir/series"
 }
-apply_series "$patches"
-[ -z "$fixes" ] || apply_series "$fixes"
+
+# A user's series: one message at a time, as git am would apply it.
+user_n=0 user_total=0
+# apply_user_mail MAIL WHAT KIND VALUE: WHAT names it in messages.
+apply_user_mail() {
+	local mail=$1 what=$2 kind=$3 value=$4 err rejects f n first last header after
+	git mailinfo "$scratch/msg" "$scratch/diff" <"$mail" >"$scratch/info" ||
+		die "$what: git mailinfo cannot read this message"
+	subject=$(sed -n 's/^Subject: //p' "$scratch/info")
+	if [ ! -s "$scratch/diff" ]; then
+		# b4 am writes the cover letter apart; a 0/N kept in an mbox
+		# carries no diff.
+		echo "kernel: note: $what (\"$subject\") has no diff, skipped (a cover letter?)"
+		return 0
+	fi
+	user_n=$((user_n + 1))
+	if ! err=$(git_ apply --cached --whitespace=nowarn "$scratch/diff" 2>&1); then
+		{
+			after=; [ "$user_n" -eq 1 ] || after=" after the $((user_n - 1)) patches before it"
+			echo "kernel: error: patch $user_n \"$subject\" ($what) does not apply to $KSRC_DESC$after"
+			echo "$err" | grep -v 'while searching for' | grep . | sed 's/^/kernel:   git apply: /'
+			rejects=$(ksrc_rejects "$src" "$scratch/diff") || rejects=
+			while IFS=$'\t' read -r f n; do
+				[ -n "$f" ] || continue
+				IFS=$'\t' read -r first last header < <(ksrc_hunks "$scratch/diff" |
+					awk -F'\t' -v f="$f" -v n="$n" '$1 == f && $2 == n { print $3 "\t" $4 "\t" $5; exit }') || true
+				echo "kernel:   hunk: $f hunk #$n, lines ${first:-?}-${last:-?}: $header"
+			done <<<"$rejects"
+			echo "kernel:   Patch failed at $(printf '%04d' "$user_n") $subject"
+			echo "kernel:   Nothing was applied: the build's tree is as it was; the next build starts again from the base."
+		} >&2
+		exit 1
+	fi
+	commit_mail "$mail"
+	record user "$subject" "$author" "$kind" "$value"
+}
+# split_mail FILE DIR: the messages of FILE into DIR (0001, 0002...), or
+# a one-line error when FILE is no mbox.
+split_mail() {
+	local file=$1 dir=$2 err
+	mkdir -p "$dir"
+	if ! err=$(git mailsplit -o"$dir" "$file" 2>&1 >/dev/null) || [ -z "$(ls -A "$dir")" ]; then
+		die "$file is not an mbox (git mailsplit: ${err:-no message in it}): give git format-patch or b4 am output, or a directory with a series file"
+	fi
+}
+mbox_sha=
+apply_user() {
+	local up=$1 p i m
+	if [ -d "$up" ]; then
+		[ -f "$up/series" ] || die "$up has no series file: list its patches in $up/series, one a line, in order"
+		user_total=$(grep -cv '^\s*\(#\|$\)' "$up/series" || true)
+		phase "patch: applying $user_total patches from $up/series (git am semantics)"
+		i=0
+		while read -r p; do
+			case "$p" in ''|'#'*) continue ;; esac
+			[ -f "$up/$p" ] || die "patch $p is listed in $up/series but missing"
+			i=$((i + 1))
+			split_mail "$up/$p" "$scratch/mail.$i"
+			for m in "$scratch/mail.$i"/*; do apply_user_mail "$m" "$p" file "$p"; done
+		done <"$up/series"
+	else
+		mbox_sha=$(sha256sum <"$up" | cut -d' ' -f1)
+		split_mail "$up" "$scratch/mbox"
+		phase "patch: applying $(ls "$scratch/mbox" | wc -l) messages of $up (sha256 ${mbox_sha:0:16}, git am semantics)"
+		for m in "$scratch/mbox"/*; do
+			apply_user_mail "$m" "mbox message $((10#$(basename "$m")))" mbox_index "$((10#$(basename "$m")))"
+		done
+	fi
+	[ "$user_n" -gt 0 ] || die "$up holds no patch: no message in it has a diff"
+}
+
+netpoll_applied=true
+if [ -n "$user_patches" ]; then
+	[ "$user_patches" = none ] || apply_user "$user_patches"
+	has_netpoll=false
+	git_ ls-files --error-unmatch net/core/bpf_netpoll.c >/dev/null 2>&1 && has_netpoll=true
+	netpoll_applied=false
+	if [ "$netpoll" = true ] || { [ "$netpoll" = auto ] && [ "$has_netpoll" = false ]; }; then
+		[ -n "$netpoll_dir" ] || die "--netpoll $netpoll needs --netpoll-series DIR"
+		if [ "$has_netpoll" = true ]; then
+			die "-Dkernel_netpoll=true, but the tree already has net/core/bpf_netpoll.c: use auto or false"
+		fi
+		apply_series "$netpoll_dir" netpoll
+		netpoll_applied=true
+	elif [ "$has_netpoll" = true ]; then
+		phase "patch: the tree has bpf_netpoll: bpfwire's netpoll series not applied"
+	else
+		phase "patch: no bpf_netpoll in the tree and -Dkernel_netpoll=false: netpoll tests and scenarios will be SKIP"
+	fi
+else
+	apply_series "$patches"
+	[ -z "$fixes" ] || apply_series "$fixes"
+fi
 for d in "${series[@]}"; do apply_series "$d"; done
 unset GIT_INDEX_FILE
 # Checkout only rewrites the files that differ, keeping make incremental.
-if [ "$(git_ rev-parse HEAD^{tree})" != "$(git_ rev-parse "$head^{tree}")" ]; then
+if ! git_ rev-parse -q --verify HEAD >/dev/null; then
+	git_ checkout -q -f --detach "$head"
+	phase "patch: $(git_ ls-files | wc -l) files checked out"
+elif [ "$(git_ rev-parse HEAD^{tree})" != "$(git_ rev-parse "$head^{tree}")" ]; then
 	changed=$(git_ diff --name-only HEAD "$head" | wc -l)
 	git_ checkout -q -f --detach "$head"
 	phase "patch: $changed files changed"
@@ -139,11 +354,28 @@ else
 	phase "patch: tree unchanged"
 fi
 
+# series.json: what went in, for every run's summary.json.
+write_series_json() {
+	[ -n "$series_tool" ] || return 0
+	local a=() f
+	[ "$kind" = tarball ] && a+=(--base-name "$base_name") || a+=(--base-commit "$base_commit")
+	[ "$kind" != git ] || [ "$base_dirty" = false ] || a+=(--dirty)
+	[ -z "$KSRC_PKG" ] || a+=(--package-version "$KSRC_PKG")
+	[ -z "$mbox_sha" ] || a+=(--mbox-sha256 "$mbox_sha")
+	[ -z "$user_patches" ] || a+=(--patches-source "$user_patches")
+	for f in "${fragments[@]}"; do a+=(--fragment "$(realpath "$f")"); done
+	"$series_tool" --out "$out/series.json" --flavour "${flavour:-unnamed}" \
+		--release "$(cat "$obj/include/config/kernel.release")" --base-kind "$kind" \
+		--netpoll-series "$netpoll_applied" --patches "$scratch/record" "${a[@]}" ||
+		die "could not write $out/series.json"
+}
+
 # Same tree, fragment and script as the last good build, and no hand edits
 # in src: nothing to do, so skip the config and make passes (~10 s).
 inputs="$(git_ rev-parse HEAD^{tree}) $( (cat "${fragments[@]}" "$0"; echo "$localversion") | sha256sum | cut -c1-16)"
 if [ "$(cat "$out/.bpfwire-built" 2>/dev/null)" = "$inputs" ] &&
    git_ diff --quiet HEAD -- && [ -f "$out/bzImage" ] && [ -f "$out/vmlinux.h" ]; then
+	write_series_json
 	phase "build: up to date ($inputs)"
 	exit 0
 fi
@@ -157,16 +389,35 @@ cat "$src/kernel/configs/kvm_guest.config" "$obj/lab.fragment" >"$obj/bpfwire.fr
 kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
 KCONFIG_CONFIG=.config.new KCONFIG_ALLCONFIG="$obj/bpfwire.fragment" kmake allnoconfig >/dev/null
 KCONFIG_CONFIG=.config.new kmake olddefconfig >/dev/null
-missing=
-while IFS= read -r line; do
-	case "$line" in
-	CONFIG_*=n) sym=${line%%=*}; want="# $sym is not set" ;;
-	CONFIG_*=*) sym=${line%%=*}; want=$line ;;
-	*) continue ;;
-	esac
-	grep -qxF "$want" "$obj/.config.new" || missing="$missing $sym"
-done <"$obj/lab.fragment"
-[ -z "$missing" ] || die "olddefconfig dropped or changed these lab.config symbols:$missing"
+# Each symbol's last setting (a later fragment overrides an earlier one),
+# with the fragment that set it: SYM TAB WANTED LINE TAB FRAGMENT.
+awk '
+	/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s); w = $0 }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { s = $2; w = s "=n" }
+	s != "" {
+		if (w == s "=n") w = "# " s " is not set"
+		if (!(s in want)) order[++n] = s
+		want[s] = w; from[s] = FILENAME; s = ""
+	}
+	END { for (i = 1; i <= n; i++) print order[i] "\t" want[order[i]] "\t" from[order[i]] }
+' "${fragments[@]}" >"$obj/lab.wanted"
+bad=0
+while IFS=$'\t' read -r sym want frag; do
+	grep -qxF "$want" "$obj/.config.new" && continue
+	got=$(grep -E "^($sym=|# $sym is not set$)" "$obj/.config.new" || true)
+	# Not set and not offered is still "not set".
+	[ -z "$got" ] && [ "$want" = "# $sym is not set" ] && continue
+	if [ -n "$got" ]; then
+		why="olddefconfig made it '$got' (a dependency is off, or a later choice overrides it)"
+	elif git_ grep -qE "^[[:space:]]*(menu)?config[[:space:]]+${sym#CONFIG_}[[:space:]]*\$" HEAD -- '*Kconfig*'; then
+		why="olddefconfig left it out: its dependencies are not met in this tree"
+	else
+		why="this tree has no such symbol: no Kconfig file defines ${sym#CONFIG_}"
+	fi
+	echo "kernel: error: $frag asks for '$want': $why" >&2
+	bad=$((bad + 1))
+done <"$obj/lab.wanted"
+[ "$bad" = 0 ] || die "$bad config symbols were dropped or changed (named above with their fragment); nothing was built"
 if ! cmp -s "$obj/.config.new" "$obj/.config"; then
 	mv "$obj/.config.new" "$obj/.config"
 else
@@ -193,7 +444,7 @@ cfgsum=$(sha256sum <"$obj/.config" | cut -c1-16)
 total=$(awk -v k="$cfgsum" '$1 == k { t = $2 } END { print t }' "$objects_db" 2>/dev/null || true)
 phase "build: make -j$jobs CC='$cc' bzImage${total:+ (this config: $total objects last time)}"
 # A fixed build identity keeps init/version.c, and so ccache, stable.
-export KBUILD_BUILD_USER=bpfwire KBUILD_BUILD_HOST=bpfwire KBUILD_BUILD_TIMESTAMP="@${stamp#*-}"
+export KBUILD_BUILD_USER=bpfwire KBUILD_BUILD_HOST=bpfwire KBUILD_BUILD_TIMESTAMP="@$base_time"
 # LOCALVERSION on the command line stops setlocalversion appending "+"
 # for the git-managed tree; CONFIG_LOCALVERSION still names bpfwire. A
 # suffix here changes only the release string, not autoconf.h, so ccache
@@ -223,5 +474,6 @@ if cmp -s "$out/vmlinux.h.new" "$out/vmlinux.h"; then rm "$out/vmlinux.h.new"; e
 ln -f "$obj/arch/x86/boot/bzImage" "$out/bzImage"
 ln -f "$obj/vmlinux" "$out/vmlinux"
 cmp -s "$obj/.config" "$out/config" || cp "$obj/.config" "$out/config"
+write_series_json
 echo "$inputs" >"$out/.bpfwire-built"
 phase "done: $(sed -n 's/^CONFIG_LOCALVERSION=//p' "$obj/.config" | tr -d '"') $(cat "$obj/include/config/kernel.release")"

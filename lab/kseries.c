@@ -9,7 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+#include <stdlib.h>
+
 #include "errnames.h"
+#include "file.h"
+#include "kapi.h"
 #include "lab-config.h"
 
 unsigned kseries_parse(const char *name)
@@ -34,6 +39,9 @@ const char *kseries_name(unsigned series)
 		return "unknown";
 	}
 }
+
+/* api.json is a few KiB; anything much larger is not one. */
+#define KSERIES_API_JSON_MAX	(1u << 20)
 
 static int bz_fail(char *err, size_t errlen, const char *path, const char *what, int e)
 {
@@ -74,6 +82,48 @@ int kseries_bzimage_release(const char *path, char *rel, size_t len, char *err, 
 	if (!i)
 		return bz_fail(err, errlen, path, "empty kernel version string", 0);
 	return 0;
+}
+
+int kseries_kernel_api(const char *bzimage, int *ksock, int *netpoll, char *from, size_t fromlen,
+		       char *err, size_t errlen)
+{
+	const char *slash = strrchr(bzimage, '/');
+	int dirlen = slash ? (int)(slash - bzimage) : 1;
+	const char *dir = slash ? bzimage : ".";
+	char msg[512];
+	struct kapi k;
+	char *text;
+
+	snprintf(from, fromlen, "%.*s/api.json", dirlen, dir);
+	text = read_file_max(from, NULL, KSERIES_API_JSON_MAX);
+	if (text) {
+		json_object *doc = json_tokener_parse(text);
+		enum kapi_ksock ks;
+		enum kapi_netpoll np;
+		int r = kapi_from_json(doc, &ks, &np, msg, sizeof(msg));
+
+		json_object_put(doc);
+		free(text);
+		if (r) {
+			snprintf(err, errlen, "%s: %s", from, msg);
+			return -1;
+		}
+		*ksock = ks;
+		*netpoll = np;
+		return 1;
+	}
+	if (errno != ENOENT) {
+		snprintf(err, errlen, "can't read %s: %s", from, errno_str(-errno));
+		return -1;
+	}
+	snprintf(from, fromlen, "%.*s/vmlinux", dirlen, dir);
+	if (access(from, F_OK))
+		return 0;
+	if (kapi_detect_file(from, &k, err, errlen))
+		return -1;
+	*ksock = k.ksock;
+	*netpoll = k.netpoll;
+	return 1;
 }
 
 static int ends_with(const char *s, const char *tail)

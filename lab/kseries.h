@@ -24,6 +24,14 @@ const char *kseries_name(unsigned series);
  * string, first word): 0, or -errno / -EINVAL with a message in err.
  */
 int kseries_bzimage_release(const char *path, char *rel, size_t len, char *err, size_t errlen);
+/*
+ * The kfunc API of the kernel whose bzImage is at path, from the build's
+ * files beside it (kapi/): DIR/api.json, else DIR/vmlinux's BTF. 1 with
+ * from naming the file read; 0 when neither is there; -1 with a one-line
+ * reason in err when one is there but unreadable.
+ */
+int kseries_kernel_api(const char *bzimage, int *ksock, int *netpoll, char *from, size_t fromlen,
+		       char *err, size_t errlen);
 /* The series of a release; 0 when it is not a bpfwire kernel. */
 unsigned kseries_of_release(const char *rel);
 /*

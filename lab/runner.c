@@ -19,8 +19,11 @@
 #include "lab-config.h"
 #include "errnames.h"
 #include "escape.h"
+#include "kapi.h"
+#include "kbuild_record.h"
 #include "kseries.h"
 #include "log.h"
+#include "page.h"
 #include "steps.h"
 #include "util.h"
 
@@ -200,6 +203,28 @@ void runner_write_summary(struct runner *rn, const char *verdict, const char *re
 	json_object_object_add(root, "kernel_release", json_object_new_string(rn->release));
 	json_object_object_add(root, "kernel_series", rn->series ?
 		json_object_new_string(kseries_name(rn->series)) : NULL);
+	/* What went into the kernel (kernel/build.sh's series.json), if it
+	 * was built here; a record it cannot use is said, the run goes on. */
+	{
+		char rerr[PATH_MAX + 128];
+		json_object *rec = kbuild_record_load(rn->kernel, rerr, sizeof(rerr));
+
+		if (rerr[0]) {
+			pr_warn("run: %s; summary.json carries series_error instead", rerr);
+			json_object_object_add(root, "series_error", json_object_new_string(rerr));
+		}
+		json_object_object_add(root, "series", rec);
+	}
+	if (rn->api_known) {
+		json_object *api = json_object_new_object();
+
+		json_object_object_add(api, "ksock", json_object_new_string(kapi_ksock_name(rn->ksock)));
+		json_object_object_add(api, "netpoll", json_object_new_string(kapi_netpoll_name(rn->netpoll)));
+		json_object_object_add(api, "from", json_object_new_string(rn->api_from));
+		json_object_object_add(root, "kernel_api", api);
+	} else {
+		json_object_object_add(root, "kernel_api", NULL);
+	}
 	json_object_object_add(root, "boot_seconds", json_object_new_double(rn->lab ? rn->lab->boot_s : 0));
 	json_object_object_add(root, "total_seconds", json_object_new_double(now_s() - rn->t0));
 	json_object_object_add(root, "splats", json_object_new_int(splats));
@@ -316,10 +341,51 @@ static int series_kernel(struct runner *rn, const char *name)
  * scenario's `series` before anything boots. -1 after a message; series
  * (unsigned)-1 marks a usage error, else the scenario does not apply.
  */
+/*
+ * Does the kernel's kfunc API (read from its BTF) fit what the scenario
+ * needs (`needs`, ksock when unstated) and its `series`? -1 after the
+ * reason (the run is SKIP, exit 77), naming the API found and where its
+ * prototypes are.
+ */
+static int runner_api_fits(const struct runner *rn)
+{
+	const struct scenario *s = rn->s;
+	unsigned needs = s->needs & SCN_NEEDS_STATED ? s->needs : SCN_NEEDS_KSOCK;
+	const char *see = "bpfwire-kapi --btf DIR/vmlinux, or api.json, prints its kfunc prototypes beside the expected";
+
+	if (needs & SCN_NEEDS_KSOCK && rn->ksock == KAPI_KSOCK_ABSENT) {
+		pr_warn("run: scenario %s needs ksock; kernel %s has no ksock kfuncs (ksock API absent, from %s): not run (exit %d)",
+			s->name, rn->release, rn->api_from, LAB_NA);
+		return -1;
+	}
+	if (needs & SCN_NEEDS_KSOCK && rn->ksock == KAPI_KSOCK_UNKNOWN) {
+		pr_warn("run: scenario %s needs ksock; kernel %s has a ksock API bpfwire does not know (unknown: its bpf_ksock_* prototypes match neither seed nor upstream, from %s; %s): not run (exit %d)",
+			s->name, rn->release, rn->api_from, see, LAB_NA);
+		return -1;
+	}
+	if (needs & SCN_NEEDS_NETPOLL && rn->netpoll != KAPI_NETPOLL_PRESENT) {
+		pr_warn("run: scenario %s needs netpoll; kernel %s has %s (netpoll %s, from %s%s%s): not run (exit %d)",
+			s->name, rn->release, rn->netpoll == KAPI_NETPOLL_ABSENT ?
+			"no netpoll kfuncs" : "netpoll kfuncs bpfwire does not know",
+			kapi_netpoll_name(rn->netpoll), rn->api_from,
+			rn->netpoll == KAPI_NETPOLL_ABSENT ? "" : "; ",
+			rn->netpoll == KAPI_NETPOLL_ABSENT ? "" : see, LAB_NA);
+		return -1;
+	}
+	if (needs & SCN_NEEDS_KSOCK && s->series && !(s->series & rn->series)) {
+		pr_warn("run: scenario %s applies to series '%s' only; kernel %s has the %s ksock API (from %s): not run (exit %d)",
+			s->name, kseries_name(s->series), rn->release,
+			kapi_ksock_name(rn->ksock), rn->api_from, LAB_NA);
+		return -1;
+	}
+	return 0;
+}
+
 static int runner_kernel(struct runner *rn, const struct runner_opts *o)
 {
 	unsigned want = o->kernel_series ? kseries_parse(o->kernel_series) : 0;
 	char err[PATH_MAX + 128];
+	int r;
 
 	if (o->kernel_series && series_kernel(rn, o->kernel_series))
 		return -1;
@@ -333,12 +399,26 @@ static int runner_kernel(struct runner *rn, const struct runner_opts *o)
 		return -1;
 	}
 	rn->series = kseries_of_release(rn->release);
+	r = kseries_kernel_api(rn->kernel, &rn->ksock, &rn->netpoll, rn->api_from,
+			       sizeof(rn->api_from), err, sizeof(err));
+	if (r < 0) {
+		pr_warn("run: %s", err);
+		rn->series = (unsigned)-1;
+		return -1;
+	}
+	rn->api_known = r;
+	/* The kernel's BTF, not its release, says which ksock API it has. */
+	if (r)
+		rn->series = rn->ksock == KAPI_KSOCK_SEED ? KSERIES_SEED :
+			     rn->ksock == KAPI_KSOCK_UPSTREAM ? KSERIES_UPSTREAM : 0;
 	if (want && rn->series != want) {
 		pr_warn("run: --kernel-series %s: %s is release %s, which is not the %s series",
 			o->kernel_series, rn->kernel, rn->release, o->kernel_series);
 		rn->series = (unsigned)-1;
 		return -1;
 	}
+	if (rn->api_known)
+		return runner_api_fits(rn);
 	if (rn->s->series && rn->series && !(rn->s->series & rn->series)) {
 		pr_warn("run: scenario %s applies to series '%s' only; kernel %s is the %s series: not run (exit %d)",
 			rn->s->name, kseries_name(rn->s->series), rn->release,
@@ -520,8 +600,12 @@ int runner_run(const char *name, const struct runner_opts *o)
 
 	printf("scenario %s: %s\n", rn.s->name, rn.s->summary);
 	printf("results: %s\n", rn.results);
-	printf("kernel: %s, release %s, series %s\n", rn.kernel,
+	printf("kernel: %s, release %s, series %s", rn.kernel,
 	       rn.release[0] ? rn.release : "unknown", kseries_name(rn.series));
+	if (rn.api_known)
+		printf(", ksock API %s, netpoll %s (%s)", kapi_ksock_name(rn.ksock),
+		       kapi_netpoll_name(rn.netpoll), rn.api_from);
+	printf("\n");
 	fflush(stdout);
 	lab_install_signals();
 	if (lab_up(&up, rn.t, &rn.lab)) {
@@ -532,6 +616,8 @@ int runner_run(const char *name, const struct runner_opts *o)
 		failed = finish_lab(&rn, o, failed, reason, sizeof(reason), &splats, &splat_text);
 	}
 	runner_write_summary(&rn, failed ? "FAIL" : "PASS", reason, splats, splat_text);
+	/* the pages for people, whatever the verdict; a failure here changes none */
+	report_run(rn.results);
 	if (rn.lab)
 		lab_free(rn.lab);
 	printf("%s: %s%s", rn.s->name, failed ? "FAIL" : "PASS", reason[0] ? ": " : "");

@@ -459,6 +459,36 @@ static int parse_series(struct pctx *c, struct scenario *s, char *rest)
 	return 0;
 }
 
+/*
+ * needs ksock|netpoll...|none: the kfunc families the steps use, so that a
+ * kernel without them (kapi/) is SKIP before boot. Without it, ksock.
+ */
+static int parse_needs(struct pctx *c, struct scenario *s, char *rest)
+{
+	bool none = false, any = false;
+	char *w;
+
+	if (s->needs)
+		return fail(c, "a second 'needs'");
+	s->needs = SCN_NEEDS_STATED;
+	while ((w = word(&rest))) {
+		unsigned one = !strcmp(w, "ksock") ? SCN_NEEDS_KSOCK :
+			       !strcmp(w, "netpoll") ? SCN_NEEDS_NETPOLL : 0;
+
+		if (!strcmp(w, "none"))
+			none = true;
+		else if (!one)
+			return fail(c, "unknown need '%s': ksock, netpoll or none", w);
+		else if (s->needs & one)
+			return fail(c, "need '%s' twice", w);
+		any = any || one;
+		s->needs |= one;
+	}
+	if (none == any)
+		return fail(c, "'needs' takes ksock, netpoll, both, or none alone");
+	return 0;
+}
+
 /* What the whole file must have once every line is read. */
 static int check_whole(struct pctx *c, const struct scenario *s)
 {
@@ -540,6 +570,9 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 				goto out;
 		} else if (strcmp(kw, "series") == 0) {
 			if (parse_series(&c, s, rest))
+				goto out;
+		} else if (strcmp(kw, "needs") == 0) {
+			if (parse_needs(&c, s, rest))
 				goto out;
 		} else if (strcmp(kw, "timeout") == 0) {
 			if (has_timeout) {

@@ -50,9 +50,15 @@ struct scenario {
 	char topology[SCN_NAME_MAX + 1];
 	double timeout;		/* the whole scenario, seconds */
 	unsigned series;	/* `series`: KSERIES_* (kseries.h); 0: not stated, any */
+	unsigned needs;		/* `needs`: SCN_NEEDS_*; without the statement, ksock */
 	int nsteps;
 	struct scn_step steps[SCN_MAX_STEPS];
 };
+
+/* The kfunc families a scenario's steps use (`needs`), checked before boot. */
+#define SCN_NEEDS_KSOCK		(1u << 0)
+#define SCN_NEEDS_NETPOLL	(1u << 1)
+#define SCN_NEEDS_STATED	(1u << 31)	/* `needs` was given ("none": this bit alone) */
 
 #define SCN_DEFAULT_TIMEOUT	900.0
 #define SCN_DEFAULT_WAIT	120.0

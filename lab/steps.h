@@ -29,7 +29,10 @@ struct runner {
 	double t0;
 	char kernel[PATH_MAX];	/* the bzImage booted */
 	char release[128];	/* its release; "" when unread */
-	unsigned series;	/* KSERIES_* of the release; 0: not a bpfwire one */
+	unsigned series;	/* KSERIES_* of the API (or the release); 0: neither known */
+	int api_known;		/* the kfunc API was read (api.json or vmlinux beside the bzImage) */
+	int ksock, netpoll;	/* then: enum kapi_ksock, enum kapi_netpoll (kapi.h) */
+	char api_from[PATH_MAX];	/* the file it was read from */
 };
 
 /*

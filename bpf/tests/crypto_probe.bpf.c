@@ -4,7 +4,7 @@
  * alone): may a SYSCALL or LSM sender use 6.12's BPF crypto kfuncs to
  * encrypt the payload? The answers are in bpf/README.md.
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 

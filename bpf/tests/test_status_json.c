@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fields.h"
-#include "ksock_api.h"
+#include "kapi.h"
 #include "status.h"
 #include "tap.h"
 
@@ -61,7 +61,7 @@ static void reading(struct status *st, __u32 via, int full)
 int main(int argc, char **argv)
 {
 	static const __u32 vias[] = { BPFWIRE_VIA_KSOCK, BPFWIRE_VIA_NETPOLL, BPFWIRE_VIA_RINGBUF };
-	static const int apis[] = { KSOCK_API_SEED, KSOCK_API_UPSTREAM, KSOCK_API_NONE, -2 };
+	static const int apis[] = { KAPI_KSOCK_SEED, KAPI_KSOCK_UPSTREAM, KAPI_KSOCK_UNKNOWN, KAPI_KSOCK_ABSENT, -2 };
 	struct fields *f;
 	char err[512], name[128];
 	int total = 0, n;
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 		}
 		doc = status_doc(arr, apis[a]);
 		snprintf(name, sizeof(name), "ksock_api %s, %s readings: every leaf is a field",
-			 apis[a] >= 0 ? ksock_api_name(apis[a]) : "-errno", full ? "full" : "bare");
+			 apis[a] >= 0 ? kapi_ksock_name(apis[a]) : "-errno", full ? "full" : "bare");
 		ASSERT_EQ(fields_check_json(f, doc, bad, name, &n), 0, name);
 		total += n;
 		json_object_put(doc);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Seed 009 (ksock_basic): setup creates and connects, send sends. */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include "kt_ksock.bpf.h"
 
 SEC("syscall")

@@ -4,7 +4,7 @@
  * net_generic(net, bpf_ksock_net_id)->count, so the suite can check that
  * every charge was returned.
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_core_read.h>
 #include "kt_bpf.h"
 

@@ -7,10 +7,10 @@
  *    net.core.bpf_ksock_max refuses one more with -ENOSPC);
  *  - sendmsg_send: a send from lsm.s/socket_sendmsg (the seed runs it and
  *    the nested send gets -EBUSY; upstream refuses it at load).
- * create's opts are vmlinux.h's own struct, so sizeof() is this kernel's
- * (8 bytes on the seed, 4 upstream); both have family/type/protocol.
+ * create's opts go with opts__sz 4, the layout before the seed's sndbuf,
+ * which both APIs take (the seed's 8, upstream's exactly 4).
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_tracing.h>
 #include "kt_bpf.h"
 
@@ -42,7 +42,7 @@ static int create_one(__u32 i)
 	opts.family = AF_INET;
 	opts.type = SOCK_DGRAM;
 	opts.protocol = IPPROTO_UDP;
-	ks = bpf_ksock_create((void *)&opts, sizeof(opts), &err);
+	ks = bpf_ksock_create((void *)&opts, BPFWIRE_KSOCK_CREATE_OPTS_SZ_V0, &err);
 	if (!ks)
 		return err ? err : -EINVAL;
 	slot = bpf_map_lookup_elem(&many_map, &i);

@@ -4,7 +4,7 @@
  * pass them in .bss, runs one probe, and asserts the errno it records.
  * Every socket a probe creates is released before it returns.
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "kt_bpf.h"

@@ -12,7 +12,7 @@
  * - lsm.s/file_open sends through the map's ksock while user space
  *   replaces and deletes it (the release race).
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_tracing.h>
 #include "kt_ksock.bpf.h"
 

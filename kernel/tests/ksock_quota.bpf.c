@@ -4,7 +4,7 @@
  * bpf_ksock_max=2; fentry/fexit on ksock_release_work_fn count the deferred
  * releases that have returned their charge, so user space can wait for them.
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "kt_bpf.h"

@@ -4,7 +4,7 @@
  * ksock, whose kernel_sendmsg() runs the same hook again; the nested send
  * must get -EBUSY from the recursion guard.
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_tracing.h>
 #include "kt_ksock.bpf.h"
 

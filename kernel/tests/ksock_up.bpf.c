@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The upstream ksock API (kernel/patches/upstream, issue 21), built only
- * against the upstream kernel's vmlinux.h: its types are the kernel's own,
- * so sizeof() here is the size the kernel checks. User space sets the
- * inputs in .bss, runs one probe and asserts the errno it records.
+ * The upstream ksock API (kernel/patches/upstream, issue 21), built in every
+ * build with bpf/kfuncs.h's copies of the merged API's types, so sizeof()
+ * here is the size that API checks; loaded only on a kernel whose BTF says
+ * upstream. User space sets the inputs in .bss, runs one probe and asserts
+ * the errno it records.
  */
-#include "vmlinux.h"
+#define BPFWIRE_KSOCK_UPSTREAM
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "kt_bpf.h"

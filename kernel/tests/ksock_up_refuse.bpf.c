@@ -4,9 +4,10 @@
  * each of acquire, release and send is refused when the program loads
  * (a send there would run the hook again). Each program calls exactly one
  * ksock kfunc first, so the verifier's message names that one. The control
- * is the same send on socket_bind, which loads. Upstream build only.
+ * is the same send on socket_bind, which loads. Loaded on upstream only.
  */
-#include "vmlinux.h"
+#define BPFWIRE_KSOCK_UPSTREAM
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_tracing.h>
 #include "kt_bpf.h"
 

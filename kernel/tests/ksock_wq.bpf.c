@@ -4,7 +4,7 @@
  * from a bpf_wq callback, which runs in a kworker with no caller context,
  * must fail with -EOPNOTSUPP.
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include "kt_bpf.h"
 #include "kt_wq.bpf.h"
 

@@ -16,6 +16,7 @@
 #include "file.h"
 #include "tap.h"
 #include "timeutil.h"
+#include "kapi.h"
 #include "kt_uapi.h"
 
 #define IP "/usr/sbin/ip"
@@ -24,15 +25,6 @@
 #define SEED_RELEASE_SUFFIX "-bpfwire-seed"
 #define UPSTREAM_RELEASE_SUFFIX "-bpfwire-up"
 
-/* Which ksock API this binary was built for (meson: -Dkernel_series). */
-#ifndef KT_UPSTREAM
-#define KT_UPSTREAM 0
-#endif
-#if KT_UPSTREAM
-#define KT_FLAVOUR "upstream"
-#else
-#define KT_FLAVOUR "seed"
-#endif
 #define DUMMY_DEV "dummy0"
 #define RECV_PORT 7777
 
@@ -92,14 +84,29 @@ int map_clear_slot(struct bpf_map *map, __u32 key);
 bool kt_seed_kernel(void);
 void kt_todo_on_seed(const char *bug);
 
-/* uname -r ends in UPSTREAM_RELEASE_SUFFIX exactly when KT_UPSTREAM. */
-bool kt_flavour_matches(void);
 /*
- * A case of the other flavour: "ok N - NAME # SKIP not applicable on
- * FLAVOUR", asserting that the booted kernel is this build's flavour (so
- * a wrong kernel fails rather than skips).
+ * The booted kernel's kfunc API (kapi/), read by main() from its BTF before
+ * any test, so one binary runs on any kernel: the seed's ksock API,
+ * upstream's, one bpfwire does not know, or none; with or without netpoll.
  */
-void kt_not_applicable(const char *name);
+extern struct kapi kt_api;
+enum kt_need {
+	KT_NEED_SEED,		/* the seed's ksock API */
+	KT_NEED_UPSTREAM,	/* upstream's */
+	KT_NEED_KSOCK,		/* either known ksock API */
+	KT_NEED_NETPOLL,	/* netpoll present */
+};
+/*
+ * true when the kernel has what a test needs. Else the test's one line,
+ * "ok N - NAME # SKIP REASON" (the reason names the API found: "not
+ * applicable on upstream", "ksock API unknown: ...", "no netpoll ..."),
+ * and false. With -l, the line as it would be.
+ */
+bool kt_needs(enum kt_need need, const char *name);
+static inline bool kt_upstream(void)
+{
+	return kt_api.ksock == KAPI_KSOCK_UPSTREAM;
+}
 /* A case no test can reach here: "ok N - NAME # SKIP WHY". */
 void kt_skip(const char *name, const char *why);
 

@@ -8,13 +8,13 @@
 #define KT_BPF_H
 
 #include <bpf/bpf_helpers.h>
-#include "kernel_series.h"	/* build/kernel: BPFWIRE_KERNEL_UPSTREAM */
-/* On the upstream kernel the ksock kfuncs take the merged API's arguments
- * (bpf/kfuncs.h's upstream set); the seed build keeps vmlinux.h's types. */
-#if BPFWIRE_KERNEL_UPSTREAM
-#define BPFWIRE_KSOCK_UPSTREAM
-#endif
-#include "kfuncs.h"	/* bpf/kfuncs.h: the bpfwire kfuncs, declared once */
+/*
+ * bpf/kfuncs.h (through kvmlinux.h, which every object includes first):
+ * the seed's setup kfuncs, or upstream's where the object defines
+ * BPFWIRE_KSOCK_UPSTREAM (ksock_up*.bpf.c). Every object builds on any
+ * kernel; kernel-tests loads one only on a kernel of its API (kt_needs()).
+ */
+#include "kfuncs.h"
 
 #define __failure	__attribute__((btf_decl_tag("comment:test_expect_failure")))
 #define __success	__attribute__((btf_decl_tag("comment:test_expect_success")))

@@ -22,9 +22,7 @@
 
 #include "errnames.h"
 #include "kt.h"
-#if !KT_UPSTREAM
 #include "ksock_counter.bpf.skel.h"
-#endif
 
 int sh(const char *fmt, ...)
 {
@@ -121,28 +119,42 @@ void kt_todo_on_seed(const char *bug)
 		tap_case_todo(bug);
 }
 
-bool kt_flavour_matches(void)
-{
-	static int up = -1;
-	struct utsname u;
-	size_t n, k = strlen(UPSTREAM_RELEASE_SUFFIX);
+struct kapi kt_api;
 
-	if (up < 0) {
-		up = !uname(&u) && (n = strlen(u.release)) >= k &&
-		     !strcmp(u.release + n - k, UPSTREAM_RELEASE_SUFFIX);
-	}
-	return up == KT_UPSTREAM;
+/* Why the kernel lacks what a test needs; NULL when it has it. */
+static const char *kt_lacks(enum kt_need need)
+{
+	bool ks = need != KT_NEED_NETPOLL;
+
+	if (ks && kt_api.ksock == KAPI_KSOCK_ABSENT)
+		return "no ksock kfuncs in this kernel's BTF (ksock API absent)";
+	if (ks && kt_api.ksock == KAPI_KSOCK_UNKNOWN)
+		return "ksock API unknown: a bpf_ksock_* prototype matches neither seed nor upstream (see the prototypes at the top)";
+	if (need == KT_NEED_SEED && kt_api.ksock != KAPI_KSOCK_SEED)
+		return "not applicable on upstream";
+	if (need == KT_NEED_UPSTREAM && kt_api.ksock != KAPI_KSOCK_UPSTREAM)
+		return "not applicable on seed";
+	if (need == KT_NEED_NETPOLL && kt_api.netpoll == KAPI_NETPOLL_ABSENT)
+		return "no netpoll kfuncs in this kernel's BTF (netpoll absent)";
+	if (need == KT_NEED_NETPOLL && kt_api.netpoll == KAPI_NETPOLL_UNKNOWN)
+		return "netpoll unknown: a bpf_netpoll_* prototype is not 0001's (see the prototypes at the top)";
+	return NULL;
 }
 
-void kt_not_applicable(const char *name)
+bool kt_needs(enum kt_need need, const char *name)
 {
-	char full[192];
+	const char *why = kt_lacks(need);
+	char full[384];
 
-	snprintf(full, sizeof(full), "%s # SKIP not applicable on %s", name, KT_FLAVOUR);
-	if (!tap_case_begin(full))
-		return;
-	ASSERT_TRUE(kt_flavour_matches(), "the booted kernel is this build's flavour");
-	tap_case_end();
+	if (!why)
+		return true;
+	snprintf(full, sizeof(full), "%s # SKIP %s", name, why);
+	if (tap_case_begin(full)) {
+		/* The reason comes from the kernel's BTF, read before any test. */
+		ASSERT_TRUE(kt_lacks(need) == why, "the kfunc API read from BTF decides");
+		tap_case_end();
+	}
+	return false;
 }
 
 void kt_skip(const char *name, const char *why)
@@ -152,7 +164,7 @@ void kt_skip(const char *name, const char *why)
 	snprintf(full, sizeof(full), "%s # SKIP %s", name, why);
 	if (!tap_case_begin(full))
 		return;
-	ASSERT_TRUE(kt_flavour_matches(), "the booted kernel is this build's flavour");
+	ASSERT_TRUE(kt_api.source[0] != 0, "the kernel's kfunc API was read");
 	tap_case_end();
 }
 
@@ -229,25 +241,7 @@ int sysctl_write_int(const char *path, int v)
 /* ------------------------------------------------------------------ */
 /* The per-netns quota counter                                         */
 
-#if KT_UPSTREAM
-/* Upstream has no quota, so no counter: quota_count() says -1000. */
-int quota_start_count = -1;
-
-bool quota_counter_load(void)
-{
-	errno = ENOENT;
-	return false;
-}
-
-void quota_counter_destroy(void)
-{
-}
-
-int quota_count(void)
-{
-	return -1000;
-}
-#else
+/* Loaded on the seed only: upstream has no quota, and quota_count() says -1000. */
 static struct ksock_counter *counter;
 int quota_start_count = -1;
 
@@ -276,7 +270,6 @@ int quota_count(void)
 		return -2000 + counter->data->lookup_err;
 	return counter->data->count;
 }
-#endif
 
 bool quota_settles(int expected, const char *name)
 {

@@ -4,7 +4,7 @@
  * then acquire, with one reference never released, is refused by the
  * verifier. kernel-tests loads each program alone and checks its tags.
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include "kt_bpf.h"
 
 SEC("syscall")

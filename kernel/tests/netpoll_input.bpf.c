@@ -4,7 +4,7 @@
  * them) in .bss, runs netpoll_create_probe, and reads back the error.
  * A context that does get created is released at once.
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include "kt_bpf.h"
 
 enum { PASS_OPTS = 0, PASS_NULL = 1, PASS_SHORT = 2, PASS_LONG = 3 };

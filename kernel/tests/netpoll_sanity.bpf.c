@@ -6,7 +6,7 @@
  * Additions: the send is limited to target_pid, and send_len lets the suite
  * probe the 1460-byte limit through the same program.
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_endian.h>
 #include "kt_netpoll.bpf.h"

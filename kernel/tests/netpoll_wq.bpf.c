@@ -6,7 +6,7 @@
  * with the fix, -EOPNOTSUPP. A context that does come back is released.
  * direct_probe is the control: the same opts from the program itself.
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include "kt_bpf.h"
 #include "kt_wq.bpf.h"
 

@@ -12,6 +12,9 @@ KT_TEST(20, test_ksock_basic)
 	struct ksock_basic *skel;
 	int ret = -1;
 
+	if (!kt_needs(KT_NEED_SEED, "ksock_basic (seed create/connect opts)"))
+		return;
+
 	if (!tap_case_begin("ksock_basic"))
 		return;
 	skel = ksock_basic__open_and_load();

@@ -56,6 +56,9 @@ KT_TEST(70, test_ksock_max_writes)
 	size_t i;
 	int before;
 
+	if (!kt_needs(KT_NEED_SEED, "ksock quota: bpf_ksock_max sysctl writes"))
+		return;
+
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		snprintf(name, sizeof(name),
 			 "sysctl bpf_ksock_max: write '%s' -> EINVAL, value unchanged", bad[i]);
@@ -89,6 +92,9 @@ KT_TEST(71, test_ksock_max_lowered)
 	struct ksock_lsm *skel = NULL;
 	struct netns ns = NETNS_INIT;
 	int old_max = -1, i;
+
+	if (!kt_needs(KT_NEED_SEED, "ksock quota: bpf_ksock_max lowered below the live count"))
+		return;
 
 	if (!tap_case_begin("ksock quota: bpf_ksock_max lowered below the live count -> "
 			    "ENOSPC, the live sockets kept"))
@@ -172,6 +178,9 @@ KT_TEST(72, test_ksock_quota_3netns)
 	int old_max = -1, i, k, started = 0;
 	char name[96];
 
+	if (!kt_needs(KT_NEED_SEED, "ksock quota: 3 netns at once"))
+		return;
+
 	/* Listed, or skipped when FILTER matches none of the three. */
 	for (i = 0, k = 0; i < QUOTA_NS; i++) {
 		snprintf(name, sizeof(name), "ksock quota: netns %d of 3 at once, "
@@ -250,6 +259,9 @@ KT_TEST(73, test_ksock_refund)
 	struct netns ns = NETNS_INIT;
 	struct ksock_lsm *skel;
 
+	if (!kt_needs(KT_NEED_SEED, "ksock quota: the refund path"))
+		return;
+
 	if (!tap_case_begin("ksock_create: LSM denies socket_create -> EACCES, "
 			    "the quota slot given back"))
 		return;
@@ -277,6 +289,9 @@ KT_TEST(74, test_ksock_sndbuf_checks)
 	struct ksock_lsm *skel = NULL;
 	bool ok = false;
 	int err;
+
+	if (!kt_needs(KT_NEED_SEED, "ksock_create: sndbuf (patch 0004) and its LSM/CAP checks"))
+		return;
 
 	if (tap_case_begin("ksock_create: sndbuf 65536 passes LSM socket_setsockopt once "
 			   "(control) -> ok")) {
@@ -329,6 +344,10 @@ KT_TEST(75, test_ksock_send_from_bind)
 	struct ksock_env env = KSOCK_ENV_INIT;
 	struct ksock_lsm *skel = NULL;
 	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	if (!kt_needs(KT_NEED_SEED, "ksock_send: from lsm.s/socket_bind, seed setup (upstream: up ksock_send from lsm.s/socket_bind)"))
+		return;
+
 	static const char want[32] = "hello from bpf ksock";	/* send_data */
 	int fd = -1;
 

@@ -113,11 +113,15 @@ static void netpoll_sanity(bool ipv6)
 
 KT_TEST(10, test_netpoll_sanity)
 {
+	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_sanity"))
+		return;
 	netpoll_sanity(false);
 }
 
 KT_TEST(11, test_netpoll_sanity_ipv6)
 {
+	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_sanity_ipv6"))
+		return;
 	netpoll_sanity(true);
 }
 
@@ -127,6 +131,9 @@ KT_TEST(12, test_netpoll_basic)
 {
 	struct netns ns = NETNS_INIT;
 	bool ok = true;
+
+	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_basic (seed 004)"))
+		return;
 
 	if (tap_case_begin("netpoll_basic: netns with dummy0")) {
 		ok = netpoll_env(&ns, false);
@@ -162,11 +169,15 @@ static void netpoll_send_size(__u32 len, int expected)
 /* After the bad input (test_bad_input.c, 50..52), as before the split. */
 KT_TEST(53, test_netpoll_send_1460)
 {
+	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_send_udp: 1460-byte payload"))
+		return;
 	netpoll_send_size(1460, 0);
 }
 
 KT_TEST(54, test_netpoll_send_1461)
 {
+	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_send_udp: 1461-byte payload"))
+		return;
 	netpoll_send_size(1461, -E2BIG);
 }
 
@@ -211,6 +222,9 @@ KT_TEST(55, test_netpoll_device_removal)
 	struct netpoll_sanity *skel = NULL;
 	int st = -1, i;
 	pid_t pid = -1;
+
+	if (!kt_needs(KT_NEED_NETPOLL, "netpoll: the device deleted under a live context"))
+		return;
 
 	if (tap_opts.list_only) {
 		tap_case_begin(del_name);
@@ -290,6 +304,8 @@ static void netpoll_send_case(const char *name, const char *before_send, __u32 l
 
 KT_TEST(56, test_netpoll_send_down)
 {
+	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_send_udp: device down, and over the MTU"))
+		return;
 	netpoll_send_case("netpoll_send_udp: device down -> ENETDOWN",
 			  IP " link set " DUMMY_DEV " down", 64, -ENETDOWN, 0,
 			  "seed bug: netpoll_send_udp returns void on 6.12, so a dropped "

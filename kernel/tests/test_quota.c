@@ -101,6 +101,9 @@ KT_TEST(30, test_ksock_net_quota)
 	struct ksock_quota *skel;
 	int old_max = -1, released;
 
+	if (!kt_needs(KT_NEED_SEED, "ksock_net_quota: net.core.bpf_ksock_max"))
+		return;
+
 	if (!tap_case_begin("ksock_net_quota"))
 		return;
 	skel = ksock_quota__open_and_load();

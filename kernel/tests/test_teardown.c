@@ -16,9 +16,7 @@
 
 #include "kt.h"
 #include "netns_watch.bpf.skel.h"
-#if !KT_UPSTREAM
 #include "ksock_lsm.bpf.skel.h"
-#endif
 #include "netpoll_sanity.bpf.skel.h"
 
 /*
@@ -88,7 +86,6 @@ static struct netns_watch *watch_open(void)
 	return w;
 }
 
-#if !KT_UPSTREAM
 static bool ksock_child_setup(void *arg)
 {
 	struct ksock_lsm *skel = arg;
@@ -103,6 +100,9 @@ KT_TEST(57, test_ksock_netns_teardown)
 {
 	struct netns_watch *w = NULL;
 	struct ksock_lsm *skel = NULL;
+
+	if (!kt_needs(KT_NEED_SEED, "ksock: netns teardown with a map's ksock (seed setup)"))
+		return;
 
 	if (!tap_case_begin("ksock: a netns whose last task left lives while a map's ksock holds it, "
 			    "and goes within 5 s of the map's release"))
@@ -124,10 +124,6 @@ out:
 	tap_case_end();
 }
 
-#else /* upstream: the seed API's cases */
-KT_TEST(57, test_ksock_netns_teardown) { kt_not_applicable("ksock: netns teardown with a map's ksock (seed setup)"); }
-#endif
-
 static bool netpoll_child_setup(void *arg)
 {
 	struct netpoll_sanity *skel = arg;
@@ -147,6 +143,8 @@ static bool netpoll_child_setup(void *arg)
 
 KT_TEST(58, test_netpoll_netns_teardown)
 {
+	if (!kt_needs(KT_NEED_NETPOLL, "netpoll: netns teardown with a live context"))
+		return;
 	const char *live_name = "netpoll: a netns whose last task left goes within 5 s "
 				"despite a live context on its device";
 	const char *rel_name = "netpoll: that netns is gone once the context is released";

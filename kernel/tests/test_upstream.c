@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The upstream half (issue 21): each behaviour of the ksock API as Linux
- * merged it (kernel/patches/upstream), with exact errnos. Built into both
- * flavours of kernel-tests; on the seed build every case here is
- * "# SKIP not applicable on seed" (its BPF needs the merged types).
+ * merged it (kernel/patches/upstream), with exact errnos. Built in every
+ * build; on a kernel whose BTF says another ksock API every case here is
+ * "# SKIP" with the reason (kt_needs()).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -14,8 +14,6 @@
 #include <unistd.h>
 
 #include "kt.h"
-
-#if KT_UPSTREAM
 #include "ksock_up.bpf.skel.h"
 #include "ksock_up_refuse.bpf.skel.h"
 
@@ -58,6 +56,9 @@ KT_TEST(22, test_up_create_input)
 {
 	struct ksock_up *skel = NULL;
 	size_t i;
+
+	if (!kt_needs(KT_NEED_UPSTREAM, "up ksock_create: opts size, reserved, family, type, protocol"))
+		return;
 
 	for (i = 0; i < ARRAY_SIZE(create_cases); i++) {
 		const struct create_case *c = &create_cases[i];
@@ -119,6 +120,9 @@ KT_TEST(23, test_up_connect_input)
 	struct netns ns = NETNS_INIT;
 	size_t i;
 
+	if (!kt_needs(KT_NEED_UPSTREAM, "up ksock_connect: union bpf_ksock_addr size and family"))
+		return;
+
 	for (i = 0; i < ARRAY_SIZE(connect_cases); i++) {
 		const struct connect_case *c = &connect_cases[i];
 
@@ -162,6 +166,9 @@ KT_TEST(24, test_up_rcvbuf)
 	struct ksock_up *skel = NULL;
 	int min = min_rcvbuf();
 
+	if (!kt_needs(KT_NEED_UPSTREAM, "up ksock_create: sk_rcvbuf pinned to SOCK_MIN_RCVBUF"))
+		return;
+
 	if (!tap_case_begin("up ksock_create: sk_rcvbuf pinned to SOCK_MIN_RCVBUF (read back)"))
 		return;
 	if (!ASSERT_GE(min, 1, "SOCK_MIN_RCVBUF via SO_RCVBUF 0 on a user socket") || !up_open(&skel))
@@ -194,6 +201,9 @@ KT_TEST(25, test_up_send)
 	struct ksock_env env = KSOCK_ENV_INIT;
 	struct ksock_up *skel = NULL;
 
+	if (!kt_needs(KT_NEED_UPSTREAM, "up ksock_send: from SYSCALL"))
+		return;
+
 	if (!tap_case_begin("up ksock_send: from SYSCALL -> 24 bytes, received once"))
 		return;
 	if (!up_send_env(&env, &skel))
@@ -214,6 +224,9 @@ KT_TEST(26, test_up_send_from_bind)
 	struct sockaddr_in any = { .sin_family = AF_INET };
 	struct ksock_up *skel = NULL;
 	int tfd = -1;
+
+	if (!kt_needs(KT_NEED_UPSTREAM, "up ksock_send: from lsm.s/socket_bind"))
+		return;
 
 	if (!tap_case_begin("up ksock_send: from lsm.s/socket_bind -> 24, received once"))
 		return;
@@ -242,6 +255,8 @@ out:
 
 KT_TEST(27, test_up_verifier)
 {
+	if (!kt_needs(KT_NEED_UPSTREAM, "up verifier: acquire, release, send refused on socket_sendmsg"))
+		return;
 	RUN_VERIFIER_CASES("up verifier", ksock_up_refuse);
 }
 
@@ -249,6 +264,9 @@ KT_TEST(42, test_up_wq)
 {
 	struct ksock_up *skel = NULL;
 	int i;
+
+	if (!kt_needs(KT_NEED_UPSTREAM, "up ksock_create: from a bpf_wq callback -> EOPNOTSUPP"))
+		return;
 
 	if (!tap_case_begin("up ksock_create: from a bpf_wq callback (kthread) -> EOPNOTSUPP"))
 		return;
@@ -267,18 +285,6 @@ out:
 	ksock_up__destroy(skel);
 	tap_case_end();
 }
-
-#else /* the seed build: the merged types are not in its vmlinux.h */
-
-KT_TEST(22, test_up_create_input) { kt_not_applicable("up ksock_create: opts size, reserved, family, type, protocol"); }
-KT_TEST(23, test_up_connect_input) { kt_not_applicable("up ksock_connect: union bpf_ksock_addr size and family"); }
-KT_TEST(24, test_up_rcvbuf) { kt_not_applicable("up ksock_create: sk_rcvbuf pinned to SOCK_MIN_RCVBUF"); }
-KT_TEST(25, test_up_send) { kt_not_applicable("up ksock_send: from SYSCALL"); }
-KT_TEST(26, test_up_send_from_bind) { kt_not_applicable("up ksock_send: from lsm.s/socket_bind"); }
-KT_TEST(27, test_up_verifier) { kt_not_applicable("up verifier: acquire, release, send refused on socket_sendmsg"); }
-KT_TEST(42, test_up_wq) { kt_not_applicable("up ksock_create: from a bpf_wq callback -> EOPNOTSUPP"); }
-
-#endif
 
 /*
  * bpf_ksock_has_user_task_context()'s nsproxy half needs a BPF program

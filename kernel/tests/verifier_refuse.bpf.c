@@ -4,7 +4,7 @@
  * kernel-tests loads every program alone and matches its log against the
  * __msg tag (the message 6.12's kernel/bpf/verifier.c prints).
  */
-#include "vmlinux.h"
+#include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_tracing.h>
 #include "kt_ksock.bpf.h"
 

@@ -71,6 +71,12 @@ static const struct bad bads[] = {
 	{ "summary x\ntopology pair\nseries seed mainline\nreport rx r a.json\n", "t:3: unknown series 'mainline': seed or upstream" },
 	{ "summary x\ntopology pair\nseries seed seed\nreport rx r a.json\n", "t:3: series 'seed' twice" },
 	{ "summary x\ntopology pair\nseries seed\nseries upstream\nreport rx r a.json\n", "t:4: a second 'series'" },
+	/* issue 30: the kfunc families a scenario needs */
+	{ "summary x\ntopology pair\nneeds\nreport rx r a.json\n", "t:3: 'needs' takes ksock, netpoll, both, or none alone" },
+	{ "summary x\ntopology pair\nneeds ringbuf\nreport rx r a.json\n", "t:3: unknown need 'ringbuf': ksock, netpoll or none" },
+	{ "summary x\ntopology pair\nneeds none ksock\nreport rx r a.json\n", "t:3: 'needs' takes ksock, netpoll, both, or none alone" },
+	{ "summary x\ntopology pair\nneeds netpoll netpoll\nreport rx r a.json\n", "t:3: need 'netpoll' twice" },
+	{ "summary x\ntopology pair\nneeds ksock\nneeds netpoll\nreport rx r a.json\n", "t:4: a second 'needs'" },
 };
 
 /* Refused from a file: a NUL byte, a summary over 255 characters. */
@@ -124,6 +130,8 @@ int main(int argc, char **argv)
 		parsed += ok(r == 0 && s->summary[0] && s->nsteps > 0, "shipped scenario %s parses", argv[i]);
 		/* issue 21: every shipped scenario says which kernels it is for */
 		ok(r == 0 && s->series != 0, "shipped scenario %s states its series", argv[i]);
+		/* issue 30: and which kfunc families it needs */
+		ok(r == 0 && (s->needs & SCN_NEEDS_STATED), "shipped scenario %s states its needs", argv[i]);
 		scenario_free(s);
 	}
 	/* meson passes every shipped scenario: none means the list broke */
@@ -207,6 +215,12 @@ int main(int argc, char **argv)
 	scenario_free(s);
 	r = scenario_parse("ser0", "summary s\ntopology pair\nreport rx r a.json\n", s, err, sizeof(err));
 	ok(r == 0 && s->series == 0, "good file: %s", "no series statement: 0 (any kernel)");
+	scenario_free(s);
+	r = scenario_parse("nd", "summary s\ntopology pair\nneeds netpoll ksock\nreport rx r a.json\n", s, err, sizeof(err));
+	ok(r == 0 && s->needs == (SCN_NEEDS_STATED | SCN_NEEDS_KSOCK | SCN_NEEDS_NETPOLL), "good file: %s", "needs netpoll ksock");
+	scenario_free(s);
+	r = scenario_parse("nd0", "summary s\ntopology pair\nneeds none\nreport rx r a.json\n", s, err, sizeof(err));
+	ok(r == 0 && s->needs == SCN_NEEDS_STATED, "good file: %s", "needs none");
 	scenario_free(s);
 	ok(kseries_of_release("6.12.118-bpfwire-up") == KSERIES_UPSTREAM &&
 	   kseries_of_release("6.12.118-bpfwire") == KSERIES_SEED &&

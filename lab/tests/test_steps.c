@@ -69,6 +69,15 @@ static void run_case(const char *name, const char *json, const char *console)
 		splats = splat_scan(console, strlen(console), mf, "r (console)");
 		fclose(mf);
 	}
+	/* issue 30: series.json beside the kernel reaches summary.json:
+	 * the "array" case has a good one, "int" a malformed one. */
+	snprintf(rn.kernel, sizeof(rn.kernel), "%.3000s/bzImage", rn.results);
+	snprintf(path, sizeof(path), "%s/series.json", rn.results);
+	if (!strcmp(name, "array") &&
+	    write_file(path, "{\"flavour\": \"review\", \"patches\": []}\n"))
+		_exit(3);
+	if (!strcmp(name, "int") && write_file(path, "{\"flavour\": "))
+		_exit(3);
 	runner_write_summary(&rn, failed ? "FAIL" : "PASS", reason, splats, splat_text);
 	printf("%s: %s%s%s\n", s->name, failed ? "FAIL" : "PASS", reason[0] ? ": " : "", reason);
 	fflush(stdout);
@@ -141,6 +150,21 @@ static void test_bad_reports(void)
 		}
 		if (txt)
 			ASSERT_HAS(txt, b->why, "summary.txt gives the reason");
+		if (o && !strcmp(b->name, "array")) {
+			json_object *ser = json_object_object_get(o, "series");
+
+			ASSERT_STREQ(json_object_get_string(json_object_object_get(ser, "flavour")),
+				     "review", "series.json beside the kernel is summary.json's series");
+			ASSERT_TRUE(json_object_object_get_ex(o, "kernel_series", NULL),
+				    "kernel_series is still there");
+		}
+		if (o && !strcmp(b->name, "int")) {
+			ASSERT_TRUE(json_object_object_get_ex(o, "series", NULL) &&
+				    !json_object_object_get(o, "series"),
+				    "a malformed series.json: series is null");
+			ASSERT_HAS(json_object_get_string(json_object_object_get(o, "series_error")),
+				   "series.json: not JSON", "and series_error says why");
+		}
 		json_object_put(o);
 		free(sum);
 		free(txt);

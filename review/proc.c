@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The review's child processes: see proc.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "errnames.h"
+#include "log.h"
+#include "proc.h"
+
+static int wait_child(pid_t pid, const char *what)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			pr_warn("waitpid %s: %s", what, errno_str(errno));
+			return -1;
+		}
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}
+
+int proc_run(char *const argv[], const char *lock, int nice_inc)
+{
+	int fd = -1;
+	pid_t pid;
+
+	fflush(NULL);
+	if (lock) {
+		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			pr_warn("%s: %s", lock, errno_str(errno));
+			return -1;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			pr_info("waiting for %s (another kernel build or lab holds it)", lock);
+			while (flock(fd, LOCK_EX) && errno == EINTR)
+				;
+		}
+	}
+	pid = fork();
+	if (pid < 0) {
+		pr_warn("fork: %s", errno_str(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!pid) {
+		if (nice_inc && setpriority(PRIO_PROCESS, 0, nice_inc))
+			_exit(127);
+		execvp(argv[0], argv);
+		fprintf(stderr, "bpfwire-review: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	int st = wait_child(pid, argv[0]);
+
+	if (fd >= 0)
+		close(fd);	/* the lock goes with it */
+	return st;
+}
+
+int proc_capture(char *const argv[], char *out, size_t len)
+{
+	int p[2];
+	size_t n = 0;
+	pid_t pid;
+
+	out[0] = '\0';
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (!pid) {
+		dup2(p[1], 1);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	for (;;) {
+		char buf[4096];
+		ssize_t r = read(p[0], buf, sizeof(buf));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		for (ssize_t i = 0; i < r && n + 1 < len; i++)
+			out[n++] = buf[i];
+	}
+	out[n] = '\0';
+	while (n && out[n - 1] == '\n')
+		out[--n] = '\0';
+	close(p[0]);
+	return wait_child(pid, argv[0]);
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The review's child processes: meson and git, never through a shell. */
+#ifndef BPFWIRE_REVIEW_PROC_H
+#define BPFWIRE_REVIEW_PROC_H
+
+#include <stddef.h>
+
+/* The machine-wide locks (docs/architecture.md): one kernel build, one lab. */
+#define LOCK_KBUILD "/tmp/bpfwire-kbuild.lock"
+#define LOCK_GUEST "/tmp/bpfwire-guest.lock"
+
+/*
+ * Run argv (PATH lookup), output to ours. lock: a file to flock for the
+ * child's whole life (said when it must wait); nice: its niceness.
+ * Returns the exit status, 128+N for signal N, or -1 (said).
+ */
+int proc_run(char *const argv[], const char *lock, int nice_inc);
+/* Run argv and keep its stdout (at most len-1 bytes, trailing newline cut). */
+int proc_capture(char *const argv[], char *out, size_t len);
+
+#endif

@@ -1,0 +1,676 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpfwire-review SERIES: build the lab kernel from a reviewer's series,
+ * run the kernel suite, agent-guest and the scenarios that fit its API,
+ * and compare each test, case, check and count with the baseline (the
+ * shipped flavour whose API matches). The exit status is the verdict.
+ * See review/README.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "errnames.h"
+#include "escape.h"
+#include "file.h"
+#include "log.h"
+#include "page.h"
+#include "proc.h"
+#include "review-config.h"
+#include "runs.h"
+#include "series.h"
+#include "testlog.h"
+#include "timeutil.h"
+#include "verdict.h"
+
+#define PROG "bpfwire-review"
+/* The verdict's statuses: 0 nothing worse, 1 something worse. */
+#define REVIEW_WORSE 1
+#define REVIEW_NOBUILD 2
+
+static const char usage[] =
+"usage: bpfwire-review [options] SERIES\n"
+"Build the lab kernel with SERIES in build-review-NAME, run the kernel suite,\n"
+"agent-guest and every scenario that fits the kernel's ksock API, and compare\n"
+"each test, TAP case, scenario check and count with the baseline.\n"
+"  SERIES            an mbox (`b4 am`, `git format-patch --stdout`) or a directory\n"
+"                    with a `series` file; applied with git am\n"
+"  --base seed|upstream|BUILD   the baseline: the shipped flavour (build, build-up)\n"
+"                    or a build directory. Default: the flavour whose ksock API\n"
+"                    the series' kernel has (upstream when it is unknown or absent)\n"
+"  --name NAME       build-review-NAME and the results' name (default: SERIES's\n"
+"                    file name without .mbx, .mbox, .patch or .eml)\n"
+"  --source PATH     the kernel to patch: a tarball or a tree, never written to\n"
+"                    (default: Debian's linux-source-6.12 tarball)\n"
+"  --config FRAGMENT a config fragment merged after kernel/lab.config; repeat the\n"
+"                    option or separate with commas\n"
+"  --netpoll VALUE   -Dkernel_netpoll: bpfwire's netpoll series on top or not\n"
+"  --tests NAME,...  only these meson tests (default: kernel-suite, agent-guest\n"
+"                    and the suite scenarios; those that do not fit are SKIP)\n"
+"  --build-root DIR  where build-review-NAME is made (default: the source root)\n"
+"  --dry-run         check the arguments, say what would run, do nothing\n"
+"  -v, --help, --version\n"
+"A baseline is run in the same command unless its build holds results of\n"
+"those tests for the same bpfwire commit (meson-logs/*.commit).\n"
+"Writes build-review-NAME/results/review-STAMP/ (review.txt, review.json, both\n"
+"test logs). Exit status: 0 nothing got worse than the baseline, 1 something\n"
+"did (each named), 2 the series did not build or bad usage.\n";
+
+struct opts {
+	const char *series, *base, *name, *source, *netpoll, *tests, *build_root;
+	char config[4096];
+	bool dry;
+};
+
+/* Absolute, so meson (run in another directory) finds it. */
+static int absolute(const char *what, const char *path, char *out, size_t len)
+{
+	if (!realpath(path, out)) {
+		fprintf(stderr, PROG ": %s %s: %s\n", what, path, errno_str(errno));
+		return CLI_EUSAGE;
+	}
+	(void)len;
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "base", required_argument, NULL, 'b' },
+		{ "name", required_argument, NULL, 'N' },
+		{ "source", required_argument, NULL, 's' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "netpoll", required_argument, NULL, 'p' },
+		{ "tests", required_argument, NULL, 't' },
+		{ "build-root", required_argument, NULL, 'B' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 },
+	};
+	static const char so[] = "hv";
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		switch (c) {
+		case 'b': o->base = optarg; break;
+		case 'N': o->name = optarg; break;
+		case 's': o->source = optarg; break;
+		case 'p': o->netpoll = optarg; break;
+		case 't': o->tests = optarg; break;
+		case 'B': o->build_root = optarg; break;
+		case 'n': o->dry = true; break;
+		case 'v': log_level = LOG_DEBUG; break;
+		case 'c':
+			if (strlen(o->config) + strlen(optarg) + 2 > sizeof(o->config))
+				return cli_bad_value(PROG, "--config", optarg, "a shorter list of fragments");
+			snprintf(o->config + strlen(o->config), sizeof(o->config) - strlen(o->config),
+				 "%s%s", o->config[0] ? "," : "", optarg);
+			break;
+		case 'h': fputs(usage, stdout); return -1;
+		case 'V': cli_version(PROG); return -1;
+		default: return cli_bad_option(PROG, argv, so, lo);
+		}
+	}
+	if (argc - optind != 1)
+		return cli_bad_args(PROG, "expects one SERIES (an mbox or a patch directory); got %d arguments",
+				    argc - optind);
+	o->series = argv[optind];
+	return 0;
+}
+
+/* Each --config fragment must exist: absolute paths, comma-separated. */
+static int fragments(const char *list, char *out, size_t len)
+{
+	char tmp[4096], *save = NULL;
+
+	out[0] = '\0';
+	snprintf(tmp, sizeof(tmp), "%s", list);
+	for (char *f = strtok_r(tmp, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		char abs[PATH_MAX];
+		struct stat st;
+
+		if (stat(f, &st) || !S_ISREG(st.st_mode)) {
+			fprintf(stderr, PROG ": --config %s: %s\n", f,
+				errno ? errno_str(errno) : "not a regular file");
+			return CLI_EUSAGE;
+		}
+		if (absolute("--config", f, abs, sizeof(abs)))
+			return CLI_EUSAGE;
+		if (snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? "," : "", abs) >=
+		    (int)(len - strlen(out)))
+			return cli_bad_value(PROG, "--config", list, "a shorter list of fragments");
+	}
+	return 0;
+}
+
+/*
+ * -Dkernel_name: the release's -bpfwire-NAME, lower-case letters, digits
+ * and '-'; up and seed are the shipped flavours'.
+ */
+static void release_name(const char *name, char *out, size_t len)
+{
+	char k[80];
+	size_t i;
+
+	for (i = 0; name[i] && i < sizeof(k) - 1; i++)
+		k[i] = (name[i] >= 'A' && name[i] <= 'Z') ? name[i] - 'A' + 'a' :
+		       ((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9')) ? name[i] : '-';
+	k[i] = '\0';
+	snprintf(out, len, "-Dkernel_name=%s%s", k[0] == '-' || !strcmp(k, "up") || !strcmp(k, "seed") ?
+		 "review-" : "", k);
+}
+
+/* HEAD, with -dirty when tracked files differ: a dirty tree's results are never reused. */
+static void bpfwire_commit(char *out, size_t len)
+{
+	char *rev[] = { "git", "-C", BPFWIRE_SOURCE_ROOT, "rev-parse", "HEAD", NULL };
+	char *dirty[] = { "git", "-C", BPFWIRE_SOURCE_ROOT, "status", "--porcelain",
+			  "--untracked-files=no", NULL };
+	char d[256];
+
+	if (proc_capture(rev, out, len) || !out[0]) {
+		snprintf(out, len, "unknown");
+		return;
+	}
+	if (proc_capture(dirty, d, sizeof(d)) || d[0])
+		snprintf(out + strlen(out), len - strlen(out), "-dirty");
+}
+
+/* build/kernel/api.json's "ksock": seed, upstream, unknown, absent; "" if none. */
+static void kernel_api(const char *bdir, char *ksock, size_t len, json_object **api)
+{
+	char path[PATH_MAX + 32];
+	json_object *o, *v;
+
+	snprintf(path, sizeof(path), "%s/kernel/api.json", bdir);
+	ksock[0] = '\0';
+	*api = NULL;
+	o = json_object_from_file(path);
+	if (!o)
+		return;
+	if (json_object_object_get_ex(o, "ksock", &v) && json_object_is_type(v, json_type_string))
+		snprintf(ksock, len, "%s", json_object_get_string(v));
+	*api = o;
+}
+
+/* --base: the build directory of the baseline. */
+static int base_dir(const char *base, const char *api, char *out, size_t len)
+{
+	const char *b = base ? base : !strcmp(api, "seed") ? "seed" : "upstream";
+
+	if (!strcmp(b, "seed"))
+		snprintf(out, len, "%s/build", BPFWIRE_SOURCE_ROOT);
+	else if (!strcmp(b, "upstream"))
+		snprintf(out, len, "%s/build-up", BPFWIRE_SOURCE_ROOT);
+	else if (!realpath(b, out))
+		return cli_bad_value(PROG, "--base", b, "seed, upstream or a build directory");
+	return 0;
+}
+
+static bool base_ok(const char *dir)
+{
+	char p[PATH_MAX + 16];
+
+	snprintf(p, sizeof(p), "%s/build.ninja", dir);
+	return file_exists(p);
+}
+
+/* A -Dkernel=disabled build compiles no kernel, so it waits for no kernel lock. */
+static const char *kbuild_lock(const char *dir)
+{
+	char path[PATH_MAX + 64];
+	json_object *o, *e, *v;
+	bool off = false;
+
+	snprintf(path, sizeof(path), "%s/meson-info/intro-buildoptions.json", dir);
+	o = json_object_from_file(path);
+	for (size_t i = 0; o && json_object_is_type(o, json_type_array) && i < json_object_array_length(o); i++) {
+		e = json_object_array_get_idx(o, i);
+		if (json_object_object_get_ex(e, "name", &v) && !strcmp(json_object_get_string(v), "kernel") &&
+		    json_object_object_get_ex(e, "value", &v))
+			off = !strcmp(json_object_get_string(v), "disabled");
+	}
+	json_object_put(o);
+	return off ? NULL : LOCK_KBUILD;
+}
+
+/* The tests a review runs: --tests, or the kernel suite's and the scenarios. */
+static int test_list(const char *bdir, const char *only, char ***names, int *n)
+{
+	char *argv[] = { "meson", "test", "-C", (char *)bdir, "--no-rebuild", "--list", NULL };
+	static char out[1 << 16];
+	char *save = NULL;
+
+	*n = 0;
+	*names = calloc(512, sizeof(char *));
+	if (!*names)
+		return -1;
+	if (proc_capture(argv, out, sizeof(out))) {
+		pr_warn("meson test --list in %s failed", bdir);
+		return -1;
+	}
+	/* the last line too ends in a newline, for the lookup of --tests */
+	strncat(out, "\n", sizeof(out) - strlen(out) - 1);
+	if (only) {
+		char *tmp = strdup(only);
+
+		for (char *t = strtok_r(tmp, ",", &save); t && *n < 511; t = strtok_r(NULL, ",", &save)) {
+			char line[256];
+
+			snprintf(line, sizeof(line), " / %s\n", t);
+			if (!strstr(out, line)) {
+				fprintf(stderr, PROG ": --tests: %s has no test '%s' (meson test -C %s --list)\n",
+					bdir, t, bdir);
+				free(tmp);
+				return -1;
+			}
+			(*names)[(*n)++] = strdup(t);
+		}
+		free(tmp);
+		return 0;
+	}
+	for (char *l = strtok_r(out, "\n", &save); l && *n < 511; l = strtok_r(NULL, "\n", &save)) {
+		char *name = strstr(l, " / ");
+
+		if (!name)
+			continue;
+		name += 3;
+		/* NAME@upstream boots build-up's kernel, not the series' */
+		if (strstr(l, ":scenarios / ") ? !strchr(name, '@') :
+		    !strcmp(name, "kernel-suite") || !strcmp(name, "agent-guest"))
+			(*names)[(*n)++] = strdup(name);
+	}
+	return 0;
+}
+
+/* meson test in dir, into meson-logs/LOGBASE.json, under the lab's lock. */
+static int run_tests(const char *dir, const char *logbase, char **names, int n)
+{
+	char old[PATH_MAX + 64];
+	char *argv[600] = { "meson", "test", "-C", (char *)dir, "--no-rebuild", "--print-errorlogs",
+			    "--logbase", (char *)logbase };
+	int a = 8;
+
+	for (int i = 0; i < n && a < 598; i++)
+		argv[a++] = names[i];
+	argv[a] = NULL;
+	/* never read an earlier run's log as this one's */
+	snprintf(old, sizeof(old), "%s/meson-logs/%s.json", dir, logbase);
+	if (unlink(old) && errno != ENOENT)
+		pr_warn("%s: %s", old, errno_str(errno));
+	return proc_run(argv, LOCK_GUEST, 0);
+}
+
+static void stamp_path(const char *dir, const char *logbase, const char *ext, char *out, size_t len)
+{
+	snprintf(out, len, "%s/meson-logs/%s.%s", dir, logbase, ext);
+}
+
+/*
+ * The baseline's results of the same bpfwire commit: meson-logs/testlog
+ * (./run tests stamps it) then review-baseline (a review's own run of the
+ * baseline), later ones winning.
+ */
+static void base_reuse(const char *dir, const char *commit, struct tl_log *log)
+{
+	static const char *const bases[] = { "testlog", "review-baseline" };
+	const char *order[2] = { bases[0], bases[1] };
+	struct stat s0, s1;
+	char p0[PATH_MAX + 64], p1[PATH_MAX + 64];
+
+	stamp_path(dir, bases[0], "json", p0, sizeof(p0));
+	stamp_path(dir, bases[1], "json", p1, sizeof(p1));
+	if (!stat(p0, &s0) && !stat(p1, &s1) && s0.st_mtime > s1.st_mtime)
+		order[0] = bases[1], order[1] = bases[0];
+	for (int i = 0; i < 2; i++) {
+		char sp[PATH_MAX + 64], jp[PATH_MAX + 64], err[512];
+		char *c;
+
+		stamp_path(dir, order[i], "commit", sp, sizeof(sp));
+		stamp_path(dir, order[i], "json", jp, sizeof(jp));
+		c = read_file(sp, NULL);
+		if (!c)
+			continue;
+		c[strcspn(c, "\n")] = '\0';
+		if (strcmp(c, commit) || strstr(commit, "dirty") || !strcmp(commit, "unknown")) {
+			pr_info("baseline: %s is for bpfwire %.12s, not %.12s: not reused", jp, c, commit);
+		} else if (tl_load(jp, log, err, sizeof(err))) {
+			pr_warn("baseline: %s", err);
+		} else {
+			pr_info("baseline: reusing %s (bpfwire %.12s)", jp, c);
+		}
+		free(c);
+	}
+}
+
+static int write_stamp(const char *dir, const char *logbase, const char *commit)
+{
+	char p[PATH_MAX + 64], text[256];
+
+	stamp_path(dir, logbase, "commit", p, sizeof(p));
+	snprintf(text, sizeof(text), "%s\n", commit);
+	return write_file_atomic(p, text);
+}
+
+static int keep_log(const char *path, const struct tl_log *log, char **names, int n)
+{
+	size_t cap = 1, used = 0;
+	char *text = NULL;
+	int r;
+
+	for (int i = 0; i < n; i++) {
+		const struct tl_test *t = tl_find(log, names[i]);
+
+		if (t)
+			cap += strlen(t->raw) + 1;
+	}
+	text = malloc(cap);
+	if (!text)
+		return -ENOMEM;
+	text[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		const struct tl_test *t = tl_find(log, names[i]);
+
+		if (t)
+			used += sprintf(text + used, "%s\n", t->raw);
+	}
+	r = write_file_atomic(path, text);
+	free(text);
+	return r;
+}
+
+/* RESULTS: BDIR/results/review-NAME-STAMP, made anew. */
+static int results_dir(const char *bdir, const char *name, char *out, size_t len)
+{
+	char parent[PATH_MAX], stamp[32];
+	time_t t = time(NULL);
+
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&t));
+	if (snprintf(parent, sizeof(parent), "%s/results", bdir) >= (int)sizeof(parent) ||
+	    mkdir_p(parent, 0755))
+		return -1;
+	for (int i = 0; i < 100; i++) {
+		int l = i ? snprintf(out, len, "%s/review-%s-%s-%d", parent, name, stamp, i) :
+			    snprintf(out, len, "%s/review-%s-%s", parent, name, stamp);
+
+		if (l >= (int)len)
+			break;
+		if (!mkdir(out, 0755))
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	pr_warn("no results dir under %s: %s", parent, errno_str(errno));
+	return -1;
+}
+
+struct phases {
+	double build, tests, base, boots;
+};
+
+static json_object *summary_json(const struct opts *o, const char *name, const char *bdir,
+				 const char *base, const char *commit, const char *api,
+				 json_object *apij, const struct phases *ph, const struct vd_report *rep,
+				 const struct tl_log *rlog)
+{
+	json_object *j = vd_to_json(rep), *t = json_object_new_object();
+	char p[PATH_MAX + 32];
+	json_object *series;
+
+	json_object_object_add(j, "name", json_object_new_string(name));
+	json_object_object_add(j, "series_path", json_object_new_string(o->series));
+	json_object_object_add(j, "build", json_object_new_string(bdir));
+	json_object_object_add(j, "baseline", json_object_new_string(base));
+	json_object_object_add(j, "bpfwire_commit", json_object_new_string(commit));
+	json_object_object_add(j, "ksock_api", json_object_new_string(api[0] ? api : "not detected"));
+	if (apij)
+		json_object_object_add(j, "api", json_object_get(apij));
+	snprintf(p, sizeof(p), "%s/kernel/series.json", bdir);
+	series = json_object_from_file(p);
+	if (series)
+		json_object_object_add(j, "series", series);
+	json_object_object_add(t, "build", json_object_new_double(ph->build));
+	json_object_object_add(t, "tests", json_object_new_double(ph->tests));
+	json_object_object_add(t, "baseline", json_object_new_double(ph->base));
+	json_object_object_add(t, "boots", json_object_new_double(ph->boots));
+	json_object_object_add(j, "seconds", t);
+	json_object_object_add(j, "verdict", json_object_new_string(rep->worse ? "WORSE" : "OK"));
+	for (size_t i = 0; i < rlog->n; i++)
+		if (rlog->tests[i].protos) {
+			json_object *pr;
+
+			if (!json_object_object_get_ex(j, "prototypes", &pr)) {
+				pr = json_object_new_object();
+				json_object_object_add(j, "prototypes", pr);
+			}
+			json_object_object_add(pr, rlog->tests[i].name, json_object_new_string(rlog->tests[i].protos));
+		}
+	return j;
+}
+
+int main(int argc, char **argv)
+{
+	char bdir[PATH_MAX], series[PATH_MAX], source[PATH_MAX] = "", cfg[4096] = "", err[512];
+	char title[128], name[80], commit[128], shortc[32], api[32], base[PATH_MAX], res[PATH_MAX], p[PATH_MAX + 64];
+	struct opts o = { 0 };
+	struct tl_log rlog = { 0 }, blog = { 0 };
+	struct vd_report rep = { 0 };
+	struct phases ph = { 0 };
+	json_object *apij = NULL, *sj;
+	char **names, **missing;
+	int r, n, nmiss = 0;
+	double t0;
+	FILE *f;
+
+	log_init(PROG, LOG_INFO);
+	r = parse(argc, argv, &o);
+	if (r)
+		return r < 0 ? 0 : r;
+	if (series_check(o.series, err, sizeof(err))) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return CLI_EUSAGE;
+	}
+	if (absolute("SERIES", o.series, series, sizeof(series)))
+		return CLI_EUSAGE;
+	if (o.source && absolute("--source", o.source, source, sizeof(source)))
+		return CLI_EUSAGE;
+	if (o.config[0] && fragments(o.config, cfg, sizeof(cfg)))
+		return CLI_EUSAGE;
+	if (o.name ? snprintf(name, sizeof(name), "%s", o.name) >= (int)sizeof(name) || series_name_ok(name) :
+		     series_name(series, name, sizeof(name)))
+		return cli_bad_value(PROG, "--name", o.name ? o.name : o.series,
+				     "a name of letters, digits, '.', '_' and '-' (at most 64)");
+	if (o.netpoll && strcmp(o.netpoll, "auto") && strcmp(o.netpoll, "true") && strcmp(o.netpoll, "false"))
+		return cli_bad_value(PROG, "--netpoll", o.netpoll, "auto, true or false");
+	if (o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream") &&
+	    base_dir(o.base, "", base, sizeof(base)))
+		return CLI_EUSAGE;
+	if (o.base && !strcmp(o.base, "seed") + !strcmp(o.base, "upstream") == 0 && !base_ok(base))
+		return cli_bad_value(PROG, "--base", o.base, "seed, upstream or a meson build directory");
+	snprintf(bdir, sizeof(bdir), "%s/build-review-%s", o.build_root ? o.build_root : BPFWIRE_SOURCE_ROOT,
+		 name);
+
+	/* the options of kinputs (kernel/meson.build) */
+	char d_patches[PATH_MAX + 32], d_source[PATH_MAX + 32], d_config[4200], d_netpoll[128];
+	char d_name[128];
+	char *setup[16] = { "meson", "setup", bdir, BPFWIRE_SOURCE_ROOT, d_patches, d_name };
+	int a = 6;
+
+	snprintf(d_patches, sizeof(d_patches), "-Dkernel_patches=%s", series);
+	snprintf(d_source, sizeof(d_source), "-Dkernel_source=%s", source);
+	snprintf(d_config, sizeof(d_config), "-Dkernel_config=%s", cfg);
+	snprintf(d_netpoll, sizeof(d_netpoll), "-Dkernel_netpoll=%s", o.netpoll ? o.netpoll : "");
+	release_name(name, d_name, sizeof(d_name));
+	if (source[0])
+		setup[a++] = d_source;
+	setup[a++] = d_config;	/* also clears a fragment of an earlier review of NAME */
+	if (o.netpoll)
+		setup[a++] = d_netpoll;
+	setup[a] = NULL;
+	snprintf(p, sizeof(p), "%s/build.ninja", bdir);
+	if (file_exists(p)) {
+		/* "meson configure DIR -D...": an existing review is rebuilt incrementally */
+		setup[1] = "configure";
+		memmove(&setup[3], &setup[4], (a - 3) * sizeof(*setup));
+	}
+	if (o.dry) {
+		printf(PROG ": dry run: would run");
+		for (int i = 0; setup[i]; i++)
+			printf(" %s", setup[i]);
+		printf(", meson compile -C %s (under %s), its kernel suite, agent-guest and scenarios,"
+		       " then compare with %s%s\n", bdir, LOCK_KBUILD,
+		       o.base ? o.base : "the flavour whose ksock API it has", o.tests ? " (--tests)" : "");
+		return 0;
+	}
+
+	/* 1. build */
+	t0 = now_s();
+	bpfwire_commit(commit, sizeof(commit));
+	snprintf(shortc, sizeof(shortc), "%.12s%s", commit, strstr(commit, "-dirty") ? "-dirty" : "");
+	pr_info("reviewing %s as %s in %s (bpfwire %s)", series, name, bdir, shortc);
+	if (proc_run(setup, NULL, 0)) {
+		pr_warn("meson could not set up %s with this series (see above)", bdir);
+		return REVIEW_NOBUILD;
+	}
+	char *compile[] = { "meson", "compile", "-C", bdir, NULL };
+
+	if (proc_run(compile, kbuild_lock(bdir), 10)) {
+		pr_warn("the series did not build (see above; the kernel's log is %s/kernel/build.log)", bdir);
+		return REVIEW_NOBUILD;
+	}
+	ph.build = now_s() - t0;
+	pr_info("built in %.0f s", ph.build);
+	kernel_api(bdir, api, sizeof(api), &apij);
+	pr_info("the kernel's ksock API: %s", api[0] ? api : "not detected (no kernel/api.json)");
+	if (base_dir(o.base, api, base, sizeof(base)))
+		return CLI_EUSAGE;
+	if (!base_ok(base)) {
+		/* a shipped flavour is set up here, and built with the baseline's run below */
+		char *bs[] = { "meson", "setup", base, BPFWIRE_SOURCE_ROOT, "-Dkernel_series=upstream", NULL };
+
+		if (o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream")) {
+			fprintf(stderr, PROG ": --base %s: not a meson build directory\n", base);
+			return CLI_EUSAGE;
+		}
+		if (strstr(api, "seed") && !o.base)
+			bs[4] = NULL;
+		else if (o.base && !strcmp(o.base, "seed"))
+			bs[4] = NULL;
+		pr_info("baseline: setting up %s", base);
+		if (proc_run(bs, NULL, 0))
+			return REVIEW_NOBUILD;
+	}
+
+	/* 2. the review's tests */
+	if (test_list(bdir, o.tests, &names, &n))
+		return o.tests ? CLI_EUSAGE : REVIEW_NOBUILD;
+	t0 = now_s();
+	pr_info("running %d tests in %s", n, bdir);
+	run_tests(bdir, "review", names, n);
+	ph.tests = now_s() - t0;
+	snprintf(p, sizeof(p), "%s/meson-logs/review.json", bdir);
+	if (tl_load(p, &rlog, err, sizeof(err))) {
+		pr_warn("%s", err);
+		return REVIEW_NOBUILD;
+	}
+
+	/* 3. the baseline: reused for this commit, else run now */
+	t0 = now_s();
+	base_reuse(base, commit, &blog);
+	missing = calloc(n + 1, sizeof(*missing));
+	for (int i = 0; i < n; i++)
+		if (!tl_find(&blog, names[i]))
+			missing[nmiss++] = names[i];
+	if (nmiss) {
+		char *bc[] = { "meson", "compile", "-C", base, NULL };
+
+		pr_info("baseline: running %d tests in %s", nmiss, base);
+		if (proc_run(bc, kbuild_lock(base), 10)) {
+			pr_warn("the baseline %s did not build", base);
+			return REVIEW_NOBUILD;
+		}
+		run_tests(base, "review-baseline", missing, nmiss);
+		snprintf(p, sizeof(p), "%s/meson-logs/review-baseline.json", base);
+		if (tl_load(p, &blog, err, sizeof(err)))
+			pr_warn("baseline: %s", err);
+		/* what this commit's baseline has run, kept for the next review */
+		char **all = calloc(blog.n + 1, sizeof(*all));
+
+		for (size_t i = 0; all && i < blog.n; i++)
+			all[i] = blog.tests[i].name;
+		if (!all || keep_log(p, &blog, all, (int)blog.n) || write_stamp(base, "review-baseline", commit))
+			pr_warn("baseline: could not keep %s for the next review", p);
+		free(all);
+	}
+	ph.base = now_s() - t0;
+
+	/* 4. compare */
+	if (tl_rename_root(&rlog, bdir) || tl_rename_root(&blog, base) ||
+	    vd_compare_logs(&blog, &rlog, &rep) ||
+	    runs_compare(&blog, &rlog, &rep, &ph.boots)) {
+		pr_warn("out of memory comparing");
+		return REVIEW_NOBUILD;
+	}
+	if (results_dir(bdir, name, res, sizeof(res)))
+		return REVIEW_NOBUILD;
+	snprintf(p, sizeof(p), "%s/review.testlog.json", res);
+	keep_log(p, &rlog, names, n);
+	snprintf(p, sizeof(p), "%s/baseline.testlog.json", res);
+	keep_log(p, &blog, names, n);
+	sj = summary_json(&o, name, bdir, base, commit, api, apij, &ph, &rep, &rlog);
+	snprintf(p, sizeof(p), "%s/review.json", res);
+	if (json_object_to_file_ext(p, sj, JSON_C_TO_STRING_PRETTY))
+		pr_warn("couldn't write %s", p);
+	snprintf(p, sizeof(p), "%s/review.txt", res);
+	f = fopen(p, "w");
+	char header[2 * PATH_MAX + 512];
+
+	if (snprintf(header, sizeof(header), "review %s: %s, bpfwire %s, ksock API %s\n"
+		 "baseline: %s; %d tests compared\n", name, series, shortc, api[0] ? api : "not detected",
+		 base, n) >= (int)sizeof(header))
+		pr_debug("the header was cut");
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *out = pass ? stdout : f;
+
+		if (!out)
+			continue;
+		/* the series' path is the user's: escaped like the rest */
+		esc_fputs(out, header, ESC_KEEP_NL);
+		vd_write_text(out, &rep);
+		for (size_t i = 0; i < rlog.n; i++)
+			if (rlog.tests[i].protos) {
+				fprintf(out, "%s: kfuncs of an API bpfwire does not know, as this kernel's BTF has them:\n",
+					rlog.tests[i].name);
+				esc_fputs(out, rlog.tests[i].protos, ESC_KEEP_NL);
+			}
+		fprintf(out, "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s\n",
+			ph.build, ph.tests, ph.boots, ph.base);
+		fprintf(out, "verdict: %s (%zu worse than the baseline)\nresults: %s\n",
+			rep.worse ? "WORSE" : "OK", rep.worse, res);
+		if (!pass && f) {
+			fclose(f);
+			f = NULL;
+			snprintf(title, sizeof(title), "review %s", name);
+			if (review_page(res, title, header, &rep))
+				pr_warn("couldn't write %s/review.html", res);
+		}
+	}
+	if (f)
+		fclose(f);
+	json_object_put(sj);
+	json_object_put(apij);
+	return rep.worse ? REVIEW_WORSE : 0;
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * review-compare: the review's comparison on crafted meson test logs
+ * (base/same/worse/api-skip.testlog.json): TAP cases and subtests, a case
+ * that fails, one that is lost, a test that became SKIP, a SKIP for a new
+ * reason; the count directions; SERIES and NAME checks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "page.h"
+#include "runs.h"
+#include "series.h"
+#include "tap.h"
+#include "testlog.h"
+#include "verdict.h"
+
+static const char *dir;
+
+static bool load(const char *name, struct tl_log *log)
+{
+	char path[4096], err[512] = "";
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return ASSERT_OK(tl_load(path, log, err, sizeof(err)), name);
+}
+
+static const struct vd_item *find(const struct vd_report *rep, const char *test, const char *what)
+{
+	for (size_t i = 0; i < rep->n; i++)
+		if (!strcmp(rep->items[i].test, test) && !strcmp(rep->items[i].what, what))
+			return &rep->items[i];
+	return NULL;
+}
+
+static void test_tap(void)
+{
+	struct tl_case *c = NULL;
+	size_t n = 0;
+
+	if (!tap_case_begin("TAP: directives, subtests, repeated names"))
+		return;
+	ASSERT_OK(tl_parse_tap("ok 1 - a # SKIP no netpoll\nnot ok 2 - b # TODO later\n"
+			       "    ok 1 - x\n    not ok 2\nnot ok 3 - p\nok 4 - a\nok 5\n"
+			       "# not ok 9 - a comment\nokay\n", &c, &n), "parse");
+	if (ASSERT_EQ(n, 7, "cases")) {
+		ASSERT_STREQ(c[0].id, "a", "id");
+		ASSERT_EQ(c[0].rank, TL_SKIP, "SKIP");
+		ASSERT_STREQ(c[0].note, "no netpoll", "SKIP reason");
+		ASSERT_EQ(c[1].rank, TL_TODO, "not ok # TODO");
+		ASSERT_STREQ(c[2].id, "p", "parent first");
+		ASSERT_EQ(c[2].rank, TL_FAIL, "parent fails");
+		ASSERT_STREQ(c[3].id, "p/x", "subtest named under its parent");
+		ASSERT_STREQ(c[4].id, "p/2", "a subtest without a description: its number");
+		ASSERT_EQ(c[4].rank, TL_FAIL, "subtest fails");
+		ASSERT_STREQ(c[5].id, "a #4", "a repeated description gets its number");
+		ASSERT_STREQ(c[6].id, "5", "no description");
+	}
+	for (size_t i = 0; i < n; i++)
+		free(c[i].id), free(c[i].note);
+	free(c);
+	tap_case_end();
+}
+
+static void test_log(void)
+{
+	struct tl_log log = { 0 };
+	char err[512] = "";
+
+	if (!tap_case_begin("test log: names, results, a scenario's results dir, bad input"))
+		return;
+	if (load("base.testlog.json", &log)) {
+		const struct tl_test *k = tl_find(&log, "kernel-suite"), *s = tl_find(&log, "netns");
+
+		ASSERT_EQ(log.n, 4, "tests");
+		if (ASSERT_OK_PTR(k, "kernel-suite by its short name"))
+			ASSERT_EQ(k->ncases, 8, "its cases, subtests included");
+		if (ASSERT_OK_PTR(s, "netns"))
+			ASSERT_STREQ(s->results_dir ? s->results_dir : "", "/nonexistent/netns-1", "results:");
+	}
+	if (ASSERT_OK(tl_rename_root(&log, "wq: send"), "rename the root")) {
+		const struct tl_test *k = tl_find(&log, "kernel-suite");
+
+		if (k && k->ncases > 2)
+			ASSERT_STREQ(k->cases[2].id, "BUILD from a workqueue", "a path of the build named BUILD");
+	}
+	tl_free(&log);
+	ASSERT_NEQ(tl_load("/nonexistent/testlog.json", &log, err, sizeof(err)), 0, "a missing log");
+	ASSERT_HAS(err, "nonexistent", "named");
+	{
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/bad.testlog.json", dir);
+		ASSERT_NEQ(tl_load(path, &log, err, sizeof(err)), 0, "a line that is no JSON");
+		ASSERT_HAS(err, ":2:", "its line");
+	}
+	tl_free(&log);
+	tap_case_end();
+}
+
+static void test_worse(void)
+{
+	struct tl_log b = { 0 }, r = { 0 };
+	struct vd_report rep = { 0 };
+	const struct vd_item *it;
+
+	if (!tap_case_begin("worse: exactly the failed case, subtest, lost and skipped test"))
+		return;
+	if (load("base.testlog.json", &b) && load("worse.testlog.json", &r) &&
+	    ASSERT_OK(vd_compare_logs(&b, &r, &rep), "compare")) {
+		it = find(&rep, "kernel-suite", "up ksock_create: reserved 1 -> EINVAL");
+		if (ASSERT_OK_PTR(it, "the reserved case"))
+			ASSERT_EQ(it->mark, VD_WORSE, "is worse");
+		it = find(&rep, "kernel-suite", "group/b");
+		if (ASSERT_OK_PTR(it, "the subtest"))
+			ASSERT_EQ(it->mark, VD_WORSE, "is worse");
+		it = find(&rep, "kernel-suite", "");
+		if (ASSERT_OK_PTR(it, "the test"))
+			ASSERT_EQ(it->mark, VD_WORSE, "OK -> FAIL");
+		it = find(&rep, "netns", "");
+		if (ASSERT_OK_PTR(it, "netns"))
+			ASSERT_EQ(it->mark, VD_WORSE, "OK -> SKIP");
+		it = find(&rep, "kernel-suite", "new case");
+		if (ASSERT_OK_PTR(it, "a case new in the review"))
+			ASSERT_EQ(it->mark, VD_CHANGED, "is not worse");
+		/* test, reserved, group, group/b, netns */
+		ASSERT_EQ(rep.worse, 5, "worse in all");
+		ASSERT_EQ(rep.same[VD_TEST], 1, "agent-guest the same");
+		ASSERT_FALSE(find(&rep, "docs", ""), "a test the review did not run is not compared");
+	}
+	vd_free(&rep);
+	tl_free(&b);
+	tl_free(&r);
+	tap_case_end();
+}
+
+static void test_same_and_skip(void)
+{
+	struct tl_log b = { 0 }, r = { 0 }, s = { 0 };
+	struct vd_report rep = { 0 }, rep2 = { 0 };
+	const struct vd_item *it;
+
+	if (!tap_case_begin("same: nothing worse; an API SKIP is worse and shows its reason"))
+		return;
+	if (load("base.testlog.json", &b) && load("same.testlog.json", &r) &&
+	    ASSERT_OK(vd_compare_logs(&b, &r, &rep), "compare")) {
+		ASSERT_EQ(rep.worse, 0, "nothing worse");
+		ASSERT_EQ(rep.n, 0, "nothing differs");
+		ASSERT_EQ(rep.same[VD_CASE], 9, "every case the same");
+	}
+	if (load("api-skip.testlog.json", &s) && ASSERT_OK(vd_compare_logs(&b, &s, &rep2), "compare")) {
+		it = find(&rep2, "kernel-suite", "up ksock_create: AF_INET, UDP -> ok");
+		if (ASSERT_OK_PTR(it, "a ksock case")) {
+			ASSERT_EQ(it->mark, VD_WORSE, "ok -> skip");
+			ASSERT_HAS(it->note, "bpf_ksock_create(struct bpf_ksock_create_opts", "the prototype shown");
+		}
+		ASSERT_EQ(rep2.worse, 2, "the two ksock cases");
+		if (ASSERT_OK_PTR(tl_find(&s, "kernel-suite"), "kernel-suite") &&
+		    ASSERT_OK_PTR(tl_find(&s, "kernel-suite")->protos, "the found prototypes kept"))
+			ASSERT_STREQ(tl_find(&s, "kernel-suite")->protos,
+				     "int bpf_ksock_send(struct bpf_ksock *ks, const void *data, u32 data__sz, u64 flags);\n",
+				     "only the found one, not what an API expects");
+	}
+	{
+		char buf[8192] = "";
+		FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+		vd_write_text(f, &rep2);
+		fclose(f);
+		ASSERT_HAS(buf, "WORSE   case  kernel-suite: up ksock_create: AF_INET, UDP -> ok: ok -> skip", "text");
+		ASSERT_HAS(buf, "2 worse, 0 better", "totals");
+	}
+	vd_free(&rep);
+	vd_free(&rep2);
+	tl_free(&b);
+	tl_free(&r);
+	tl_free(&s);
+	tap_case_end();
+}
+
+static void test_counts_and_series(void)
+{
+	char path[4096], err[512], name[80];
+
+	if (!tap_case_begin("counts' direction; SERIES and NAME"))
+		return;
+	ASSERT_EQ(runs_count_direction("rx.wire.lost"), 1, "more lost is worse");
+	ASSERT_EQ(runs_count_direction("rx.wire.senders.11.received"), -1, "fewer received is worse");
+	ASSERT_EQ(runs_count_direction("splats"), 1, "splats");
+	ASSERT_EQ(runs_count_direction("rx.wire.reordered"), 0, "reordering has no direction");
+	snprintf(path, sizeof(path), "%s/good.mbx", dir);
+	ASSERT_OK(series_check(path, err, sizeof(err)), "an mbox");
+	snprintf(path, sizeof(path), "%s/notmbox.mbx", dir);
+	ASSERT_NEQ(series_check(path, err, sizeof(err)), 0, "not an mbox");
+	ASSERT_HAS(err, "not an mbox", "said");
+	ASSERT_NEQ(series_check("/nonexistent.mbx", err, sizeof(err)), 0, "missing");
+	ASSERT_HAS(err, "ENOENT", "said");
+	ASSERT_NEQ(series_check(dir, err, sizeof(err)), 0, "a directory without series");
+	ASSERT_HAS(err, "series file", "said");
+	ASSERT_OK(series_name("/x/20261205_ksock_v8.mbx", name, sizeof(name)), "name");
+	ASSERT_STREQ(name, "20261205_ksock_v8", "without .mbx");
+	ASSERT_OK(series_name("/x/my series dir/", name, sizeof(name)), "name of a dir");
+	ASSERT_STREQ(name, "my_series_dir", "made safe");
+	ASSERT_NEQ(series_name_ok("../x"), 0, "no slash in a name");
+	tap_case_end();
+}
+
+static void test_page(void)
+{
+	struct vd_report rep = { 0 };
+	char tmp[] = "/tmp/test_review.XXXXXX", path[64];
+	char *html;
+
+	if (!tap_case_begin("review.html: guest text stays text"))
+		return;
+	if (ASSERT_OK_PTR(mkdtemp(tmp), "mkdtemp")) {
+		ASSERT_OK(vd_add(&rep, VD_CASE, VD_WORSE, "kernel-suite", "up <b>x</b>", "ok", "skip",
+				 "<script>alert(1)</script>\x1b[31m"), "an item");
+		ASSERT_OK(review_page(tmp, "review t", "review t: header\n", &rep), "written");
+		snprintf(path, sizeof(path), "%s/review.html", tmp);
+		html = read_file(path, NULL);
+		if (ASSERT_OK_PTR(html, "read back")) {
+			ASSERT_HAS(html, "&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[31m", "escaped, ESC shown");
+			ASSERT_FALSE(strstr(html, "<script"), "no script element");
+			ASSERT_HAS(html, "up &lt;b&gt;x&lt;/b&gt;", "a case name escaped");
+			ASSERT_HAS(html, "verdict: WORSE: 1 worse", "the verdict");
+			free(html);
+		}
+		unlink(path);
+		rmdir(tmp);
+	}
+	vd_free(&rep);
+	tap_case_end();
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_review TESTS_DIR\n");
+		return 2;
+	}
+	dir = argv[1];
+	test_tap();
+	test_log();
+	test_worse();
+	test_same_and_skip();
+	test_counts_and_series();
+	test_page();
+	return tap_done();
+}

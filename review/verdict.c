@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The review's comparison with its baseline: see verdict.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "verdict.h"
+
+const char *vd_kind_name(enum vd_kind k)
+{
+	static const char *const n[] = { "test", "case", "check", "count" };
+
+	return n[k];
+}
+
+const char *vd_mark_name(enum vd_mark m)
+{
+	static const char *const n[] = { "same", "changed", "better", "WORSE" };
+
+	return n[m];
+}
+
+int vd_add(struct vd_report *rep, enum vd_kind kind, enum vd_mark mark, const char *test,
+	   const char *what, const char *base, const char *review, const char *note)
+{
+	struct vd_item *ni, *it;
+
+	if (mark == VD_SAME) {
+		rep->same[kind]++;
+		return 0;
+	}
+	ni = realloc(rep->items, (rep->n + 1) * sizeof(*ni));
+	if (!ni)
+		return -ENOMEM;
+	rep->items = ni;
+	it = &ni[rep->n];
+	it->kind = kind;
+	it->mark = mark;
+	it->test = strdup(test);
+	it->what = strdup(what ? what : "");
+	it->base = strdup(base ? base : "(none)");
+	it->review = strdup(review ? review : "(none)");
+	it->note = strdup(note ? note : "");
+	if (!it->test || !it->what || !it->base || !it->review || !it->note) {
+		free(it->test), free(it->what), free(it->base), free(it->review), free(it->note);
+		return -ENOMEM;
+	}
+	rep->n++;
+	if (mark == VD_WORSE)
+		rep->worse++;
+	else if (mark == VD_BETTER)
+		rep->better++;
+	else
+		rep->changed++;
+	return 0;
+}
+
+static enum vd_mark by_rank(int base, int review)
+{
+	return review < base ? VD_WORSE : review > base ? VD_BETTER : VD_SAME;
+}
+
+static const struct tl_case *find_case(const struct tl_test *t, const char *id)
+{
+	for (size_t i = 0; i < t->ncases; i++)
+		if (!strcmp(t->cases[i].id, id))
+			return &t->cases[i];
+	return NULL;
+}
+
+static int compare_cases(const struct tl_test *b, const struct tl_test *r, struct vd_report *rep)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < r->ncases && !err; i++) {
+		const struct tl_case *rc = &r->cases[i], *bc = find_case(b, rc->id);
+		enum vd_mark m;
+
+		if (!bc)
+			m = VD_CHANGED;	/* new in the review: no baseline to be worse than */
+		else if (rc->rank == bc->rank)
+			/* the same skip for another reason is worth a look */
+			m = rc->rank == TL_SKIP && strcmp(rc->note, bc->note) ? VD_CHANGED : VD_SAME;
+		else
+			m = by_rank(bc->rank, rc->rank);
+		err = vd_add(rep, VD_CASE, m, r->name, rc->id, bc ? tl_rank_name(bc->rank) : NULL,
+			     tl_rank_name(rc->rank), rc->note);
+	}
+	/* a case the baseline ran and the review did not: lost */
+	for (size_t i = 0; i < b->ncases && !err; i++)
+		if (!find_case(r, b->cases[i].id))
+			err = vd_add(rep, VD_CASE, VD_WORSE, r->name, b->cases[i].id,
+				     tl_rank_name(b->cases[i].rank), "(not run)", "");
+	return err;
+}
+
+int vd_compare_logs(const struct tl_log *base, const struct tl_log *review, struct vd_report *rep)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < review->n && !err; i++) {
+		const struct tl_test *r = &review->tests[i], *b = tl_find(base, r->name);
+
+		if (!b) {
+			err = vd_add(rep, VD_TEST, VD_CHANGED, r->name, "", NULL, r->result,
+				     "the baseline has no such test");
+			continue;
+		}
+		err = vd_add(rep, VD_TEST, by_rank(b->rank, r->rank), r->name, "", b->result, r->result, "");
+		if (!err)
+			err = compare_cases(b, r, rep);
+	}
+	return err;
+}
+
+void vd_free(struct vd_report *rep)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		struct vd_item *it = &rep->items[i];
+
+		free(it->test), free(it->what), free(it->base), free(it->review), free(it->note);
+	}
+	free(rep->items);
+	memset(rep, 0, sizeof(*rep));
+}
+
+static void write_item(FILE *f, const struct vd_item *it)
+{
+	fprintf(f, "  %-7s %-5s ", vd_mark_name(it->mark), vd_kind_name(it->kind));
+	esc_fputs(f, it->test, 0);
+	if (it->what[0]) {
+		fputs(": ", f);
+		esc_fputs(f, it->what, 0);
+	}
+	fputs(": ", f);
+	esc_fputs(f, it->base, 0);
+	fputs(" -> ", f);
+	esc_fputs(f, it->review, 0);
+	if (it->note[0]) {
+		fputs(" (", f);
+		esc_fputs(f, it->note, 0);
+		fputc(')', f);
+	}
+	fputc('\n', f);
+}
+
+void vd_write_text(FILE *f, const struct vd_report *rep)
+{
+	static const enum vd_mark order[] = { VD_WORSE, VD_CHANGED, VD_BETTER };
+
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
+		for (size_t i = 0; i < rep->n; i++)
+			if (rep->items[i].mark == order[o])
+				write_item(f, &rep->items[i]);
+	fprintf(f, "same as the baseline: %zu tests, %zu cases, %zu checks, %zu counts\n",
+		rep->same[VD_TEST], rep->same[VD_CASE], rep->same[VD_CHECK], rep->same[VD_COUNT]);
+	fprintf(f, "%zu worse, %zu better, %zu changed\n", rep->worse, rep->better, rep->changed);
+}
+
+json_object *vd_to_json(const struct vd_report *rep)
+{
+	json_object *o = json_object_new_object(), *items = json_object_new_array(),
+		    *same = json_object_new_object();
+
+	json_object_object_add(o, "worse", json_object_new_int64(rep->worse));
+	json_object_object_add(o, "better", json_object_new_int64(rep->better));
+	json_object_object_add(o, "changed", json_object_new_int64(rep->changed));
+	for (int k = VD_TEST; k <= VD_COUNT; k++)
+		json_object_object_add(same, vd_kind_name(k), json_object_new_int64(rep->same[k]));
+	json_object_object_add(o, "same", same);
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct vd_item *it = &rep->items[i];
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "mark", json_object_new_string(vd_mark_name(it->mark)));
+		json_object_object_add(j, "kind", json_object_new_string(vd_kind_name(it->kind)));
+		json_object_object_add(j, "test", json_object_new_string(it->test));
+		json_object_object_add(j, "what", json_object_new_string(it->what));
+		json_object_object_add(j, "base", json_object_new_string(it->base));
+		json_object_object_add(j, "review", json_object_new_string(it->review));
+		json_object_object_add(j, "note", json_object_new_string(it->note));
+		json_object_array_add(items, j);
+	}
+	json_object_object_add(o, "items", items);
+	return o;
+}

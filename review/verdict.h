@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The review's comparison with its baseline: each test the review ran,
+ * each TAP case (subtests included), each scenario check and count, marked
+ * worse, better, changed or the same. The verdict is the count of worse.
+ */
+#ifndef BPFWIRE_REVIEW_VERDICT_H
+#define BPFWIRE_REVIEW_VERDICT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "testlog.h"
+
+enum vd_kind { VD_TEST, VD_CASE, VD_CHECK, VD_COUNT };
+
+enum vd_mark {
+	VD_SAME,
+	VD_CHANGED,	/* differs, neither better nor worse (a count with no direction) */
+	VD_BETTER,
+	VD_WORSE,
+};
+
+struct vd_item {
+	enum vd_kind kind;
+	enum vd_mark mark;
+	char *test;	/* meson's test name */
+	char *what;	/* the case, check or count; "" for the test itself */
+	char *base;	/* the baseline's result, or "(none)" */
+	char *review;
+	char *note;	/* the review's SKIP reason or a failure's text, "" if none */
+};
+
+struct vd_report {
+	struct vd_item *items;	/* everything that differs, in test order */
+	size_t n;
+	size_t same[4];		/* per vd_kind, the ones that match */
+	size_t worse, better, changed;
+};
+
+/* Compare every test of review with the same test of base. 0 or -ENOMEM. */
+int vd_compare_logs(const struct tl_log *base, const struct tl_log *review, struct vd_report *rep);
+/* One finding; strings are copied. 0 or -ENOMEM. */
+int vd_add(struct vd_report *rep, enum vd_kind kind, enum vd_mark mark, const char *test,
+	   const char *what, const char *base, const char *review, const char *note);
+void vd_free(struct vd_report *rep);
+const char *vd_kind_name(enum vd_kind k);
+const char *vd_mark_name(enum vd_mark m);
+
+/* The findings as text (escaped: test output quotes guests), worse first. */
+void vd_write_text(FILE *f, const struct vd_report *rep);
+/* {"worse": N, ..., "items": [...]} */
+json_object *vd_to_json(const struct vd_report *rep);
+
+#endif /* BPFWIRE_REVIEW_VERDICT_H */
