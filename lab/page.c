@@ -26,6 +26,15 @@
 #define SPLATS_SHOWN 20
 #define FILES_LISTED 2000
 
+/* A section's heading, with an id so a reply can link RUN/index.html#checks. */
+static void section(xmlNodePtr body, const char *id, const char *title)
+{
+	xmlNodePtr h = html_el(body, "h2", NULL, title);
+
+	if (h)
+		xmlSetProp(h, BAD_CAST "id", BAD_CAST id);
+}
+
 static bool is_file(const char *dir, const char *rel)
 {
 	char path[8192];
@@ -87,7 +96,7 @@ static void section_kernel(xmlNodePtr body, json_object *j)
 	json_object *series = js_obj(j, "series"), *patches = js_arr(series, "patches");
 	xmlNodePtr t, ol;
 
-	html_el(body, "h2", NULL, "Kernel");
+	section(body, "kernel", "Kernel");
 	t = html_table(body, NULL, 0);
 	head_row(t, "release", js_str(j, "kernel_release")[0] ? js_str(j, "kernel_release") : "unknown");
 	head_row(t, "flavour", js_str(j, "kernel_series")[0] ? js_str(j, "kernel_series") : "unknown");
@@ -113,7 +122,7 @@ static void section_topology(xmlNodePtr body, struct run_summary *r, bool svg)
 {
 	xmlNodePtr p;
 
-	html_el(body, "h2", NULL, "Topology");
+	section(body, "topology", "Topology");
 	if (svg)
 		html_img(body, "topology.svg", "the topology: hosts, segments and NICs");
 	p = html_el(body, "p", NULL, "From ");
@@ -151,7 +160,7 @@ static void section_steps(xmlNodePtr body, struct run_summary *r)
 	size_t n = steps ? json_object_array_length(steps) : 0;
 	xmlNodePtr t;
 
-	html_el(body, "h2", NULL, "Steps");
+	section(body, "steps", "Steps");
 	if (!n) {
 		html_el(body, "p", NULL, "No steps ran.");
 		return;
@@ -208,7 +217,7 @@ static void section_checks(xmlNodePtr body, json_object *j)
 	xmlNodePtr t = NULL;
 	int n = 0;
 
-	html_el(body, "h2", NULL, "Checks");
+	section(body, "checks", "Checks");
 	for (size_t i = 0; steps && i < json_object_array_length(steps); i++) {
 		json_object *s = json_object_array_get_idx(steps, i), *v;
 		char buf[64];
@@ -282,7 +291,7 @@ static void section_counts(xmlNodePtr body, json_object *j)
 	json_object *reports = js_obj(j, "reports");
 	xmlNodePtr rt = NULL, st = NULL, other = NULL;
 
-	html_el(body, "h2", NULL, "Counts");
+	section(body, "counts", "Counts");
 	if (!reports) {
 		html_el(body, "p", NULL, "No reports.");
 		return;
@@ -428,7 +437,7 @@ static void section_splats(xmlNodePtr body, struct run_summary *r)
 	int n, found = 0;
 	xmlNodePtr p;
 
-	html_el(body, "h2", NULL, "Kernel splats");
+	section(body, "splats", "Kernel splats");
 	snprintf(dir, sizeof(dir), "%s/consoles", r->dir);
 	n = scandir(dir, &ents, NULL, cmp_name);
 	for (int i = 0; i < n; i++) {
@@ -459,7 +468,7 @@ static void section_path(xmlNodePtr body, struct run_summary *r)
 
 	if (!is_file(r->dir, "path.svg"))
 		return;
-	html_el(body, "h2", NULL, "Path of the events (traced)");
+	section(body, "path", "Path of the events (traced)");
 	html_img(body, "path.svg", "where each event went, from the trace");
 	p = html_el(body, "p", NULL, NULL);
 	html_link_file(p, r->dir, "path.svg", "path.svg");
@@ -511,7 +520,7 @@ static void section_files(xmlNodePtr body, struct run_summary *r)
 	int left = FILES_LISTED;
 	xmlNodePtr d;
 
-	html_el(body, "h2", NULL, "Files");
+	section(body, "files", "Files");
 	html_el(body, "p", NULL, "Segment captures (pcap), consoles, step output, "
 		"the hosts' shares and the lab's own files of this run.");
 	d = html_el(body, "ul", NULL, NULL);
