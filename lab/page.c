@@ -183,13 +183,13 @@ static void section_steps(xmlNodePtr body, struct run_summary *r)
 		html_cell(tr, NULL, js_str(s, "op"));
 		step_host(s, host, sizeof(host));
 		html_cell(tr, NULL, host);
-		td = html_cell(tr, NULL, js_str(s, "what"));
+		td = html_cell(tr, "text", js_str(s, "what"));
 		if (why[0]) {
 			xmlNodePtr p = html_el(td, "div", "fail", "why: ");
 
 			html_text(p, why, strlen(why));
 		}
-		td = html_cell(tr, NULL, NULL);
+		td = html_cell(tr, "text", NULL);
 		snprintf(out, sizeof(out), "steps/%02zu.out", i + 1);
 		snprintf(err, sizeof(err), "steps/%02zu.err", i + 1);
 		if (!is_file(r->dir, out) && !is_file(r->dir, err)) {
@@ -221,7 +221,7 @@ static void section_checks(xmlNodePtr body, json_object *j)
 	for (size_t i = 0; steps && i < json_object_array_length(steps); i++) {
 		json_object *s = json_object_array_get_idx(steps, i), *v;
 		char buf[64];
-		xmlNodePtr tr;
+		xmlNodePtr tr, td;
 
 		if (strcmp(js_str(s, "op"), "check"))
 			continue;
@@ -230,13 +230,15 @@ static void section_checks(xmlNodePtr body, json_object *j)
 		tr = html_row(t);
 		snprintf(buf, sizeof(buf), "%d", (int)js_num(s, "line"));
 		html_cell(tr, "num", buf);
-		html_cell(tr, NULL, js_str(s, "what"));
+		html_cell(tr, "text", js_str(s, "what"));
 		html_cell(tr, verdict_class(js_str(s, "verdict")), js_str(s, "verdict"));
 		js_text(json_object_object_get_ex(s, "left", &v) ? v : NULL, buf, sizeof(buf));
 		html_cell(tr, "num", buf);
 		js_text(json_object_object_get_ex(s, "right", &v) ? v : NULL, buf, sizeof(buf));
 		html_cell(tr, "num", buf);
-		html_cell(tr, NULL, js_str(s, "why")[0] ? js_str(s, "why") : js_str(s, "values"));
+		td = html_cell(tr, "text", js_str(s, "values"));
+		if (js_str(s, "why")[0])
+			html_el(td, "div", "fail", js_str(s, "why"));
 		n++;
 	}
 	if (!n)
