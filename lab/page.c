@@ -284,6 +284,12 @@ static void receiver_rows(xmlNodePtr t, const char *name, json_object *rep)
 	}
 }
 
+/* A receiver's report that has per-sender counts in a plane (a `report` of other JSON has none). */
+static bool has_senders(json_object *rep)
+{
+	return js_obj(js_obj(rep, "wire"), "senders") || js_obj(js_obj(rep, "socket"), "senders");
+}
+
 static void section_counts(xmlNodePtr body, json_object *j)
 {
 	static const char *const rheads[] = { "report", "plane", "sender", "source", "received",
@@ -302,7 +308,7 @@ static void section_counts(xmlNodePtr body, json_object *j)
 		const char *kind = js_str(rep, "kind");
 		json_object *senders = js_arr(rep, "senders");
 
-		if (!strcmp(kind, "receiver")) {
+		if (!strcmp(kind, "receiver") && has_senders(rep)) {
 			if (!rt) {
 				html_el(body, "h3", NULL, "Received, per sender");
 				rt = html_table(body, rheads, 10);
@@ -411,9 +417,14 @@ static int console_splats(xmlNodePtr body, struct run_summary *r, const char *re
 			bool m = splat_match(lines[k], lens[k]) != NULL;
 			xmlNodePtr at = m ? html_el(pre, "mark", NULL, NULL) : pre;
 
+			size_t l = lens[k];
+
+			/* a serial console ends its lines with CR LF */
+			if (l && lines[k][l - 1] == '\r')
+				l--;
 			snprintf(num, sizeof(num), "%6zu  ", k + 1);
 			html_text(at, num, strlen(num));
-			html_text(at, lines[k], lens[k]);
+			html_text(at, lines[k], l);
 			html_text(pre, "\n", 1);
 		}
 		last_end = to + 1;
