@@ -44,6 +44,10 @@ printf '%s\n%s\n%s\n' "$script" "$img" "$esc" >"$run/steps/01.out"
 printf 'boot line\n[    1.0] WARNING: CPU: 0 PID: 1 at x.c:1 %s\n%s\nafter\n' "$script" "$esc" \
 	>"$run/consoles/r.log"
 
+# two neighbours in the results dir: a malformed summary.json and none at all
+mkdir -p "$tmp/results/broken-20250101-000000" "$tmp/results/empty-20250101-000000"
+echo '{"verdict": "PASS", <script>' >"$tmp/results/broken-20250101-000000/summary.json"
+
 "$lab" report "$run" >"$tmp/report.out" 2>&1
 t $? "bpfwire-lab report renders the crafted run"
 [ -f "$run/index.html" ] && [ -f "$run/summary.md" ] && [ -f "$tmp/results/index.html" ]
@@ -83,6 +87,15 @@ t $? "the series' subjects are listed, as text"
 grep -q -F '  1. \[PATCH 1/2\] bpf: ksock \<script\>' "$run/summary.md" &&
 	grep -q -F '  2. \[PATCH 2/2\] net: two' "$run/summary.md"
 t $? "summary.md lists the series' subjects, escaped"
+
+dom "$tmp/results/index.html" "$tmp/index-dom.html"
+rows "$tmp/index-dom.html" "$tmp/index-rows.txt"
+grep -q -F ' broken-20250101-000000 summary.json: ' "$tmp/index-rows.txt" &&
+	grep -q -F ' empty-20250101-000000 summary.json: ' "$tmp/index-rows.txt" &&
+	grep -q -F ' hostile-20260101-000000 hostile FAIL 6.12.0-test (seed) ' "$tmp/index-rows.txt"
+t $? "the results index lists the run, and the malformed and empty run dirs as such"
+! grep -qi '<script' "$tmp/index-dom.html"
+t $? "the results index has no script element"
 
 # the control: the same script on a page without the lab's policy runs
 printf '<!DOCTYPE html><html><head><title>control</title></head><body>%s%s</body></html>\n' \
