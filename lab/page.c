@@ -18,8 +18,13 @@
 #include "run_summary.h"
 #include "splat.h"
 
-/* How much of a step's output is shown folded; the rest is in the linked file. */
-#define FOLD_MAX (64u << 10)
+/*
+ * How much of a step's output is shown folded; the rest is in the linked
+ * file. A page over HTML_MAX_BYTES is made again with less (64 KiB, 4 KiB,
+ * none), so a run with huge output still gets its page.
+ */
+static const size_t fold_sizes[] = { 64u << 10, 4u << 10, 0 };
+static size_t fold_max;
 /* Lines of console shown before and after a splat line. */
 #define CTX_BEFORE 3
 #define CTX_AFTER 11
@@ -129,26 +134,28 @@ static void section_topology(xmlNodePtr body, struct run_summary *r, bool svg)
 	html_link_file(p, r->dir, "topology.topo", "topology.topo");
 }
 
-/* The first max bytes of a step's file, with a note when there is more. */
+/* The first FOLD_MAX bytes of a step's file, linked, with a note when there is more. */
 static void fold_file(xmlNodePtr parent, const char *dir, const char *rel, const char *label)
 {
 	char path[8192];
+	const char *why;
 	size_t len = 0;
 	char *text;
 	xmlNodePtr p;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
 	text = read_file_max(path, &len, LAB_PAGE_FILE_MAX);
+	why = !text && errno == EFBIG ? ": too big to show here" : ": unreadable";
 	p = html_el(parent, "p", NULL, label);
 	html_text(p, " (", 2);
 	html_link_file(p, dir, rel, rel);
 	html_text(p, ")", 1);
 	if (!text) {
-		html_text(p, errno == EFBIG ? ": too big to show" : ": unreadable", errno == EFBIG ? 17 : 12);
+		html_text(p, why, strlen(why));
 		return;
 	}
-	html_pre(parent, NULL, text, len < FOLD_MAX ? len : FOLD_MAX);
-	if (len > FOLD_MAX)
+	html_pre(parent, NULL, text, len < fold_max ? len : fold_max);
+	if (len > fold_max)
 		html_el(parent, "p", NULL, "... cut here: the whole output is in the file linked above.");
 	free(text);
 }
@@ -545,35 +552,38 @@ static void section_files(xmlNodePtr body, struct run_summary *r)
 int page_run_write(const char *dir, bool topo_svg, char *err, size_t errlen)
 {
 	struct run_summary r;
-	struct html_page p;
 	char title[512], path[4200];
-	int ret;
+	int ret = -EFBIG;
 
 	if (run_summary_load(&r, dir)) {
 		snprintf(err, errlen, "%s: %s", dir, r.why);
 		return -1;
 	}
 	snprintf(title, sizeof(title), "%s: %s", js_str(r.root, "scenario"), js_str(r.root, "verdict"));
-	if (html_open(&p, title)) {
-		run_summary_free(&r);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	section_overview(p.body, &r);
-	section_kernel(p.body, r.root);
-	section_topology(p.body, &r, topo_svg);
-	section_steps(p.body, &r);
-	section_checks(p.body, r.root);
-	section_counts(p.body, r.root);
-	section_splats(p.body, &r);
-	section_path(p.body, &r);
-	section_files(p.body, &r);
-	html_el(p.body, "p", NULL, "Written by bpfwire-lab; `bpfwire-lab report RUN` writes it again.");
 	snprintf(path, sizeof(path), "%s/index.html", r.dir);
-	ret = html_write(&p, path, HTML_MAX_BYTES);
+	for (size_t i = 0; i < sizeof(fold_sizes) / sizeof(fold_sizes[0]) && ret == -EFBIG; i++) {
+		struct html_page p;
+
+		fold_max = fold_sizes[i];
+		if (html_open(&p, title)) {
+			ret = -ENOMEM;
+			break;
+		}
+		section_overview(p.body, &r);
+		section_kernel(p.body, r.root);
+		section_topology(p.body, &r, topo_svg);
+		section_steps(p.body, &r);
+		section_checks(p.body, r.root);
+		section_counts(p.body, r.root);
+		section_splats(p.body, &r);
+		section_path(p.body, &r);
+		section_files(p.body, &r);
+		html_el(p.body, "p", NULL, "Written by bpfwire-lab; `bpfwire-lab report RUN` writes it again.");
+		ret = html_write(&p, path, HTML_MAX_BYTES);
+		html_close(&p);
+	}
 	if (ret)
 		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-	html_close(&p);
 	run_summary_free(&r);
 	return ret ? -1 : 0;
 }
