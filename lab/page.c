@@ -18,13 +18,27 @@
 #include "run_summary.h"
 #include "splat.h"
 
-/* How much of a step's output is shown folded; the rest is in the linked file. */
-#define FOLD_MAX (64u << 10)
+/*
+ * How much of a step's output is shown folded; the rest is in the linked
+ * file. A page over HTML_MAX_BYTES is made again with less (64 KiB, 4 KiB,
+ * none), so a run with huge output still gets its page.
+ */
+static const size_t fold_sizes[] = { 64u << 10, 4u << 10, 0 };
+static size_t fold_max;
 /* Lines of console shown before and after a splat line. */
 #define CTX_BEFORE 3
 #define CTX_AFTER 11
 #define SPLATS_SHOWN 20
 #define FILES_LISTED 2000
+
+/* A section's heading, with an id so a reply can link RUN/index.html#checks. */
+static void section(xmlNodePtr body, const char *id, const char *title)
+{
+	xmlNodePtr h = html_el(body, "h2", NULL, title);
+
+	if (h)
+		xmlSetProp(h, BAD_CAST "id", BAD_CAST id);
+}
 
 static bool is_file(const char *dir, const char *rel)
 {
@@ -87,7 +101,7 @@ static void section_kernel(xmlNodePtr body, json_object *j)
 	json_object *series = js_obj(j, "series"), *patches = js_arr(series, "patches");
 	xmlNodePtr t, ol;
 
-	html_el(body, "h2", NULL, "Kernel");
+	section(body, "kernel", "Kernel");
 	t = html_table(body, NULL, 0);
 	head_row(t, "release", js_str(j, "kernel_release")[0] ? js_str(j, "kernel_release") : "unknown");
 	head_row(t, "flavour", js_str(j, "kernel_series")[0] ? js_str(j, "kernel_series") : "unknown");
@@ -113,33 +127,35 @@ static void section_topology(xmlNodePtr body, struct run_summary *r, bool svg)
 {
 	xmlNodePtr p;
 
-	html_el(body, "h2", NULL, "Topology");
+	section(body, "topology", "Topology");
 	if (svg)
 		html_img(body, "topology.svg", "the topology: hosts, segments and NICs");
 	p = html_el(body, "p", NULL, "From ");
 	html_link_file(p, r->dir, "topology.topo", "topology.topo");
 }
 
-/* The first max bytes of a step's file, with a note when there is more. */
+/* The first FOLD_MAX bytes of a step's file, linked, with a note when there is more. */
 static void fold_file(xmlNodePtr parent, const char *dir, const char *rel, const char *label)
 {
 	char path[8192];
+	const char *why;
 	size_t len = 0;
 	char *text;
 	xmlNodePtr p;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
 	text = read_file_max(path, &len, LAB_PAGE_FILE_MAX);
+	why = !text && errno == EFBIG ? ": too big to show here" : ": unreadable";
 	p = html_el(parent, "p", NULL, label);
 	html_text(p, " (", 2);
 	html_link_file(p, dir, rel, rel);
 	html_text(p, ")", 1);
 	if (!text) {
-		html_text(p, errno == EFBIG ? ": too big to show" : ": unreadable", errno == EFBIG ? 17 : 12);
+		html_text(p, why, strlen(why));
 		return;
 	}
-	html_pre(parent, NULL, text, len < FOLD_MAX ? len : FOLD_MAX);
-	if (len > FOLD_MAX)
+	html_pre(parent, NULL, text, len < fold_max ? len : fold_max);
+	if (len > fold_max)
 		html_el(parent, "p", NULL, "... cut here: the whole output is in the file linked above.");
 	free(text);
 }
@@ -151,7 +167,7 @@ static void section_steps(xmlNodePtr body, struct run_summary *r)
 	size_t n = steps ? json_object_array_length(steps) : 0;
 	xmlNodePtr t;
 
-	html_el(body, "h2", NULL, "Steps");
+	section(body, "steps", "Steps");
 	if (!n) {
 		html_el(body, "p", NULL, "No steps ran.");
 		return;
@@ -174,13 +190,13 @@ static void section_steps(xmlNodePtr body, struct run_summary *r)
 		html_cell(tr, NULL, js_str(s, "op"));
 		step_host(s, host, sizeof(host));
 		html_cell(tr, NULL, host);
-		td = html_cell(tr, NULL, js_str(s, "what"));
+		td = html_cell(tr, "text", js_str(s, "what"));
 		if (why[0]) {
 			xmlNodePtr p = html_el(td, "div", "fail", "why: ");
 
 			html_text(p, why, strlen(why));
 		}
-		td = html_cell(tr, NULL, NULL);
+		td = html_cell(tr, "text", NULL);
 		snprintf(out, sizeof(out), "steps/%02zu.out", i + 1);
 		snprintf(err, sizeof(err), "steps/%02zu.err", i + 1);
 		if (!is_file(r->dir, out) && !is_file(r->dir, err)) {
@@ -208,11 +224,11 @@ static void section_checks(xmlNodePtr body, json_object *j)
 	xmlNodePtr t = NULL;
 	int n = 0;
 
-	html_el(body, "h2", NULL, "Checks");
+	section(body, "checks", "Checks");
 	for (size_t i = 0; steps && i < json_object_array_length(steps); i++) {
 		json_object *s = json_object_array_get_idx(steps, i), *v;
 		char buf[64];
-		xmlNodePtr tr;
+		xmlNodePtr tr, td;
 
 		if (strcmp(js_str(s, "op"), "check"))
 			continue;
@@ -221,13 +237,15 @@ static void section_checks(xmlNodePtr body, json_object *j)
 		tr = html_row(t);
 		snprintf(buf, sizeof(buf), "%d", (int)js_num(s, "line"));
 		html_cell(tr, "num", buf);
-		html_cell(tr, NULL, js_str(s, "what"));
+		html_cell(tr, "text", js_str(s, "what"));
 		html_cell(tr, verdict_class(js_str(s, "verdict")), js_str(s, "verdict"));
 		js_text(json_object_object_get_ex(s, "left", &v) ? v : NULL, buf, sizeof(buf));
 		html_cell(tr, "num", buf);
 		js_text(json_object_object_get_ex(s, "right", &v) ? v : NULL, buf, sizeof(buf));
 		html_cell(tr, "num", buf);
-		html_cell(tr, NULL, js_str(s, "why")[0] ? js_str(s, "why") : js_str(s, "values"));
+		td = html_cell(tr, "text", js_str(s, "values"));
+		if (js_str(s, "why")[0])
+			html_el(td, "div", "fail", js_str(s, "why"));
 		n++;
 	}
 	if (!n)
@@ -273,6 +291,12 @@ static void receiver_rows(xmlNodePtr t, const char *name, json_object *rep)
 	}
 }
 
+/* A receiver's report that has per-sender counts in a plane (a `report` of other JSON has none). */
+static bool has_senders(json_object *rep)
+{
+	return js_obj(js_obj(rep, "wire"), "senders") || js_obj(js_obj(rep, "socket"), "senders");
+}
+
 static void section_counts(xmlNodePtr body, json_object *j)
 {
 	static const char *const rheads[] = { "report", "plane", "sender", "source", "received",
@@ -282,7 +306,7 @@ static void section_counts(xmlNodePtr body, json_object *j)
 	json_object *reports = js_obj(j, "reports");
 	xmlNodePtr rt = NULL, st = NULL, other = NULL;
 
-	html_el(body, "h2", NULL, "Counts");
+	section(body, "counts", "Counts");
 	if (!reports) {
 		html_el(body, "p", NULL, "No reports.");
 		return;
@@ -291,7 +315,7 @@ static void section_counts(xmlNodePtr body, json_object *j)
 		const char *kind = js_str(rep, "kind");
 		json_object *senders = js_arr(rep, "senders");
 
-		if (!strcmp(kind, "receiver")) {
+		if (!strcmp(kind, "receiver") && has_senders(rep)) {
 			if (!rt) {
 				html_el(body, "h3", NULL, "Received, per sender");
 				rt = html_table(body, rheads, 10);
@@ -400,9 +424,14 @@ static int console_splats(xmlNodePtr body, struct run_summary *r, const char *re
 			bool m = splat_match(lines[k], lens[k]) != NULL;
 			xmlNodePtr at = m ? html_el(pre, "mark", NULL, NULL) : pre;
 
+			size_t l = lens[k];
+
+			/* a serial console ends its lines with CR LF */
+			if (l && lines[k][l - 1] == '\r')
+				l--;
 			snprintf(num, sizeof(num), "%6zu  ", k + 1);
 			html_text(at, num, strlen(num));
-			html_text(at, lines[k], lens[k]);
+			html_text(at, lines[k], l);
 			html_text(pre, "\n", 1);
 		}
 		last_end = to + 1;
@@ -428,7 +457,7 @@ static void section_splats(xmlNodePtr body, struct run_summary *r)
 	int n, found = 0;
 	xmlNodePtr p;
 
-	html_el(body, "h2", NULL, "Kernel splats");
+	section(body, "splats", "Kernel splats");
 	snprintf(dir, sizeof(dir), "%s/consoles", r->dir);
 	n = scandir(dir, &ents, NULL, cmp_name);
 	for (int i = 0; i < n; i++) {
@@ -459,7 +488,7 @@ static void section_path(xmlNodePtr body, struct run_summary *r)
 
 	if (!is_file(r->dir, "path.svg"))
 		return;
-	html_el(body, "h2", NULL, "Path of the events (traced)");
+	section(body, "path", "Path of the events (traced)");
 	html_img(body, "path.svg", "where each event went, from the trace");
 	p = html_el(body, "p", NULL, NULL);
 	html_link_file(p, r->dir, "path.svg", "path.svg");
@@ -511,7 +540,7 @@ static void section_files(xmlNodePtr body, struct run_summary *r)
 	int left = FILES_LISTED;
 	xmlNodePtr d;
 
-	html_el(body, "h2", NULL, "Files");
+	section(body, "files", "Files");
 	html_el(body, "p", NULL, "Segment captures (pcap), consoles, step output, "
 		"the hosts' shares and the lab's own files of this run.");
 	d = html_el(body, "ul", NULL, NULL);
@@ -523,35 +552,38 @@ static void section_files(xmlNodePtr body, struct run_summary *r)
 int page_run_write(const char *dir, bool topo_svg, char *err, size_t errlen)
 {
 	struct run_summary r;
-	struct html_page p;
 	char title[512], path[4200];
-	int ret;
+	int ret = -EFBIG;
 
 	if (run_summary_load(&r, dir)) {
 		snprintf(err, errlen, "%s: %s", dir, r.why);
 		return -1;
 	}
 	snprintf(title, sizeof(title), "%s: %s", js_str(r.root, "scenario"), js_str(r.root, "verdict"));
-	if (html_open(&p, title)) {
-		run_summary_free(&r);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	section_overview(p.body, &r);
-	section_kernel(p.body, r.root);
-	section_topology(p.body, &r, topo_svg);
-	section_steps(p.body, &r);
-	section_checks(p.body, r.root);
-	section_counts(p.body, r.root);
-	section_splats(p.body, &r);
-	section_path(p.body, &r);
-	section_files(p.body, &r);
-	html_el(p.body, "p", NULL, "Written by bpfwire-lab; `bpfwire-lab report RUN` writes it again.");
 	snprintf(path, sizeof(path), "%s/index.html", r.dir);
-	ret = html_write(&p, path, HTML_MAX_BYTES);
+	for (size_t i = 0; i < sizeof(fold_sizes) / sizeof(fold_sizes[0]) && ret == -EFBIG; i++) {
+		struct html_page p;
+
+		fold_max = fold_sizes[i];
+		if (html_open(&p, title)) {
+			ret = -ENOMEM;
+			break;
+		}
+		section_overview(p.body, &r);
+		section_kernel(p.body, r.root);
+		section_topology(p.body, &r, topo_svg);
+		section_steps(p.body, &r);
+		section_checks(p.body, r.root);
+		section_counts(p.body, r.root);
+		section_splats(p.body, &r);
+		section_path(p.body, &r);
+		section_files(p.body, &r);
+		html_el(p.body, "p", NULL, "Written by bpfwire-lab; `bpfwire-lab report RUN` writes it again.");
+		ret = html_write(&p, path, HTML_MAX_BYTES);
+		html_close(&p);
+	}
 	if (ret)
 		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-	html_close(&p);
 	run_summary_free(&r);
 	return ret ? -1 : 0;
 }
