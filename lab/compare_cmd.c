@@ -60,13 +60,11 @@ int compare_cmd(int argc, char **argv)
 		fprintf(stderr, "%s: --all goes with --markdown\n", cmd_prog);
 		return CLI_EUSAGE;
 	}
+	if (opt_dry_run)	/* the arguments only: the runs may not be there yet */
+		return dry_run("compare %s with %s", argv[0], argv[1]);
 	if (cmp_load(argv[0], argv[1], &r, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd_prog, err);
 		return CLI_EUSAGE;
-	}
-	if (opt_dry_run) {
-		cmp_free(&r);
-		return dry_run("compare %s with %s", argv[0], argv[1]);
 	}
 	if (o.markdown)
 		cmp_write_markdown(stdout, &r, o.all);
