@@ -18,8 +18,10 @@
 #include "log.h"
 #include "lab.h"
 #include "lint.h"
+#include "page.h"
 #include "run.h"
 #include "runner.h"
+#include "screenshot.h"
 #include "util.h"
 
 static const char usage_main[] =
@@ -40,6 +42,7 @@ static const char usage_main[] =
 "  bench-boot TOPOLOGY    boot, report time to ready and RAM per guest, down\n"
 "  run SCENARIO           run a scenario (lab/runner.c): up, steps, verdict, down\n"
 "  scenarios              list the shipped scenarios\n"
+"  report RUN...          write a run's index.html and summary.md again\n"
 "  confine DIR -- CMD     run CMD with the guests' read-only root view in DIR\n"
 "  compare RUN_A RUN_B    two runs side by side: steps, checks, counts; exit 1 if a verdict changed\n"
 "\n"
@@ -631,6 +634,88 @@ static int cmd_scenarios(int argc, char **argv)
 	return runner_list(stdout);
 }
 
+static const char usage_report[] =
+"usage: bpfwire-lab report [--screenshot FILE] RUN...\n"
+"       bpfwire-lab report [--screenshot FILE] [--results DIR] --latest SCENARIO\n"
+"Write again what `run` writes at teardown for a person to read: RUN/index.html\n"
+"(the run's page), RUN/summary.md (to paste in a reply), RUN/topology.svg, and\n"
+"the index.html of the results dir that holds RUN (every run, newest first).\n"
+"  --latest SCENARIO  the newest run of SCENARIO in DIR (default ./results, as `run`)\n"
+"  --screenshot FILE  then a PNG of the (last) RUN's page, by headless chromium\n";
+
+struct report_args {
+	const char *shot, *latest, *results;
+};
+
+static int report_opt(int c, const char *arg, void *p)
+{
+	struct report_args *a = p;
+
+	switch (c) {
+	case 'G': a->shot = arg; return 0;
+	case 'L': a->latest = arg; return 0;
+	case 'R': a->results = arg; return 0;
+	}
+	return -1;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	static const struct option o[] = {
+		{ "screenshot", required_argument, NULL, 'G' },
+		{ "latest", required_argument, NULL, 'L' },
+		{ "results", required_argument, NULL, 'R' },
+		{ 0 }
+	};
+	struct report_args ra = { .results = "results" };
+	char path[PATH_MAX + 32], err[1024], latest[PATH_MAX], *one[1] = { latest };
+	const char *shot;
+	int failed = 0;
+
+	COMMON(argc, argv, usage_report, "", o, report_opt, &ra);
+	shot = ra.shot;
+	if (ra.latest && argc)
+		return bad_args(argc, argv, "no RUN with --latest");
+	if (!ra.latest && argc < 1)
+		return bad_args(argc, argv, "one or more RUN dirs, or --latest SCENARIO");
+	if (ra.latest) {
+		if (report_latest(ra.results, ra.latest, latest, sizeof(latest))) {
+			fprintf(stderr, "%s: no run of %s in %s (NAME-STAMP/summary.json)\n", cmd_prog,
+				ra.latest, ra.results);
+			return LAB_FAIL;
+		}
+		argc = 1;
+		argv = one;
+	}
+	for (int i = 0; i < argc; i++) {
+		struct stat st;
+
+		if (stat(argv[i], &st) || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "%s: %s: not a run directory\n", cmd_prog, argv[i]);
+			return LAB_EUSAGE;
+		}
+	}
+	if (opt_dry_run)
+		return dry_run("write the pages of %s%s%s%s", argv[0], argc > 1 ? " and more runs" : "",
+			       shot ? " and a screenshot to " : "", shot ? shot : "");
+	for (int i = 0; i < argc; i++) {
+		int f = report_run(argv[i]);
+
+		if (!f)
+			printf("%s/index.html, %s/summary.md\n", argv[i], argv[i]);
+		failed += f;
+	}
+	if (shot && !failed) {
+		snprintf(path, sizeof(path), "%s/index.html", argv[argc - 1]);
+		if (page_screenshot(path, shot, 1100, 1400, err, sizeof(err))) {
+			fprintf(stderr, "%s: screenshot: %s\n", cmd_prog, err);
+			return LAB_FAIL;
+		}
+		printf("%s\n", shot);
+	}
+	return failed ? LAB_FAIL : 0;
+}
+
 static int cmd_up(int argc, char **argv) { return do_up(argc, argv, false); }
 static int cmd_bench_boot(int argc, char **argv) { return do_up(argc, argv, true); }
 static int cmd_spawn(int argc, char **argv) { return cmd_exec(argc, argv, true); }
@@ -645,7 +730,7 @@ static const struct {
 	{ "link", cmd_link }, { "netem", cmd_netem }, { "capture", cmd_capture },
 	{ "shell", cmd_shell }, { "status", cmd_status }, { "down", cmd_down },
 	{ "list", cmd_list }, { "run", cmd_run }, { "scenarios", cmd_scenarios },
-	{ "confine", rootview_cmd }, { "compare", compare_cmd },
+	{ "confine", rootview_cmd }, { "report", cmd_report }, { "compare", compare_cmd },
 };
 
 int main(int argc, char **argv)

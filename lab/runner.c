@@ -21,6 +21,7 @@
 #include "escape.h"
 #include "kseries.h"
 #include "log.h"
+#include "page.h"
 #include "steps.h"
 #include "util.h"
 
@@ -532,6 +533,8 @@ int runner_run(const char *name, const struct runner_opts *o)
 		failed = finish_lab(&rn, o, failed, reason, sizeof(reason), &splats, &splat_text);
 	}
 	runner_write_summary(&rn, failed ? "FAIL" : "PASS", reason, splats, splat_text);
+	/* the pages for people, whatever the verdict; a failure here changes none */
+	report_run(rn.results);
 	if (rn.lab)
 		lab_free(rn.lab);
 	printf("%s: %s%s", rn.s->name, failed ? "FAIL" : "PASS", reason[0] ? ": " : "");
