@@ -118,6 +118,13 @@ void cmp_write_text(FILE *f, const struct cmp_result *r, bool outputs);
  */
 void cmp_write_markdown(FILE *f, const struct cmp_result *r, bool all);
 
+/*
+ * compare_html.c: the same as a page at path, built with lab/html.h
+ * (libxml2's HTML tree: guest text only ever a text node; no script).
+ * 0 or -errno.
+ */
+int cmp_write_html(const struct cmp_result *r, const char *path);
+
 /* compare_cmd.c: `bpfwire-lab compare`, for lab/main.c's table. */
 int compare_cmd(int argc, char **argv);
 

@@ -285,6 +285,25 @@ int main(int argc, char **argv)
 		ASSERT_TRUE(!row(out, "FAKE"), "Markdown: no line of the guest's own");
 		free(out);
 		free(err);
+		snprintf(args, sizeof(args), "%s/host-a %s/host-b --html %s/page.html", tmp, tmp, tmp);
+		st = compare(args, &out, &err);
+		ASSERT_EQ(st, 1, "--html: exit status");
+		free(out);
+		free(err);
+		snprintf(args, sizeof(args), "%s/page.html", tmp);
+		out = read_file(args, NULL);
+		ASSERT_TRUE(out && !strstr(out, "<script"), "the page: no script element");
+		ASSERT_HAS(out, "&lt;script&gt;alert(1)&lt;/script&gt;", "the page: the tag as text");
+		ASSERT_TRUE(out && !strchr(out, '\x1b'), "the page: no ESC");
+		ASSERT_HAS(out, "default-src 'none'", "the page: its CSP");
+		ASSERT_HAS(out, "<td class=\"fail\">* changed</td>", "the page: the flipped check marked");
+		free(out);
+		snprintf(args, sizeof(args), "%s/host-a %s/host-b --html %s/no/such/dir/page.html", tmp, tmp, tmp);
+		st = compare(args, &out, &err);
+		ASSERT_EQ(st, 2, "--html into a missing dir");
+		ASSERT_EQ(lines(err), 1, "one line");
+		free(out);
+		free(err);
 		tap_case_end();
 	}
 	if (tap_case_begin("a malformed summary.json, a missing run, bad usage: exit 2, one line")) {
