@@ -18,10 +18,16 @@
  *   counters per sender; any other report's top-level numbers.
  *
  * The exit status of a comparison (cmp_exit_status) is 1 when a step, a
- * check or a test changed its verdict (a one-sided one counts) or the run's verdict
- * changed, else 0. Counts that differ are marked CMP_CHANGED but do not
- * change it. Every string is as the runs wrote it (guest text included):
- * the writers (compare_text.c escapes with common/escape.h) make it safe.
+ * check or a test changed its verdict (a one-sided one counts) or the
+ * run's verdict changed, else 0. Counts that differ are marked CMP_CHANGED
+ * but do not change it; nor does a step's output alone (output_changed).
+ * Every string is as the runs wrote it, guest text included: the writers
+ * make it safe (text and Markdown through common/escape.h, the page as
+ * libxml2 text nodes).
+ *
+ * Use: struct cmp_result r; char err[4352];
+ *      if (cmp_load(a, b, &r, err, sizeof(err))) -> say err, exit 2;
+ *      cmp_write_text(stdout, &r, false); st = cmp_exit_status(&r); cmp_free(&r);
  */
 #ifndef BPFWIRE_LAB_COMPARE_H
 #define BPFWIRE_LAB_COMPARE_H
