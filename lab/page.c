@@ -26,6 +26,15 @@
 #define SPLATS_SHOWN 20
 #define FILES_LISTED 2000
 
+/* A section's heading, with an id so a reply can link RUN/index.html#checks. */
+static void section(xmlNodePtr body, const char *id, const char *title)
+{
+	xmlNodePtr h = html_el(body, "h2", NULL, title);
+
+	if (h)
+		xmlSetProp(h, BAD_CAST "id", BAD_CAST id);
+}
+
 static bool is_file(const char *dir, const char *rel)
 {
 	char path[8192];
@@ -87,7 +96,7 @@ static void section_kernel(xmlNodePtr body, json_object *j)
 	json_object *series = js_obj(j, "series"), *patches = js_arr(series, "patches");
 	xmlNodePtr t, ol;
 
-	html_el(body, "h2", NULL, "Kernel");
+	section(body, "kernel", "Kernel");
 	t = html_table(body, NULL, 0);
 	head_row(t, "release", js_str(j, "kernel_release")[0] ? js_str(j, "kernel_release") : "unknown");
 	head_row(t, "flavour", js_str(j, "kernel_series")[0] ? js_str(j, "kernel_series") : "unknown");
@@ -113,7 +122,7 @@ static void section_topology(xmlNodePtr body, struct run_summary *r, bool svg)
 {
 	xmlNodePtr p;
 
-	html_el(body, "h2", NULL, "Topology");
+	section(body, "topology", "Topology");
 	if (svg)
 		html_img(body, "topology.svg", "the topology: hosts, segments and NICs");
 	p = html_el(body, "p", NULL, "From ");
@@ -151,7 +160,7 @@ static void section_steps(xmlNodePtr body, struct run_summary *r)
 	size_t n = steps ? json_object_array_length(steps) : 0;
 	xmlNodePtr t;
 
-	html_el(body, "h2", NULL, "Steps");
+	section(body, "steps", "Steps");
 	if (!n) {
 		html_el(body, "p", NULL, "No steps ran.");
 		return;
@@ -174,13 +183,13 @@ static void section_steps(xmlNodePtr body, struct run_summary *r)
 		html_cell(tr, NULL, js_str(s, "op"));
 		step_host(s, host, sizeof(host));
 		html_cell(tr, NULL, host);
-		td = html_cell(tr, NULL, js_str(s, "what"));
+		td = html_cell(tr, "text", js_str(s, "what"));
 		if (why[0]) {
 			xmlNodePtr p = html_el(td, "div", "fail", "why: ");
 
 			html_text(p, why, strlen(why));
 		}
-		td = html_cell(tr, NULL, NULL);
+		td = html_cell(tr, "text", NULL);
 		snprintf(out, sizeof(out), "steps/%02zu.out", i + 1);
 		snprintf(err, sizeof(err), "steps/%02zu.err", i + 1);
 		if (!is_file(r->dir, out) && !is_file(r->dir, err)) {
@@ -208,11 +217,11 @@ static void section_checks(xmlNodePtr body, json_object *j)
 	xmlNodePtr t = NULL;
 	int n = 0;
 
-	html_el(body, "h2", NULL, "Checks");
+	section(body, "checks", "Checks");
 	for (size_t i = 0; steps && i < json_object_array_length(steps); i++) {
 		json_object *s = json_object_array_get_idx(steps, i), *v;
 		char buf[64];
-		xmlNodePtr tr;
+		xmlNodePtr tr, td;
 
 		if (strcmp(js_str(s, "op"), "check"))
 			continue;
@@ -221,13 +230,15 @@ static void section_checks(xmlNodePtr body, json_object *j)
 		tr = html_row(t);
 		snprintf(buf, sizeof(buf), "%d", (int)js_num(s, "line"));
 		html_cell(tr, "num", buf);
-		html_cell(tr, NULL, js_str(s, "what"));
+		html_cell(tr, "text", js_str(s, "what"));
 		html_cell(tr, verdict_class(js_str(s, "verdict")), js_str(s, "verdict"));
 		js_text(json_object_object_get_ex(s, "left", &v) ? v : NULL, buf, sizeof(buf));
 		html_cell(tr, "num", buf);
 		js_text(json_object_object_get_ex(s, "right", &v) ? v : NULL, buf, sizeof(buf));
 		html_cell(tr, "num", buf);
-		html_cell(tr, NULL, js_str(s, "why")[0] ? js_str(s, "why") : js_str(s, "values"));
+		td = html_cell(tr, "text", js_str(s, "values"));
+		if (js_str(s, "why")[0])
+			html_el(td, "div", "fail", js_str(s, "why"));
 		n++;
 	}
 	if (!n)
@@ -273,6 +284,12 @@ static void receiver_rows(xmlNodePtr t, const char *name, json_object *rep)
 	}
 }
 
+/* A receiver's report that has per-sender counts in a plane (a `report` of other JSON has none). */
+static bool has_senders(json_object *rep)
+{
+	return js_obj(js_obj(rep, "wire"), "senders") || js_obj(js_obj(rep, "socket"), "senders");
+}
+
 static void section_counts(xmlNodePtr body, json_object *j)
 {
 	static const char *const rheads[] = { "report", "plane", "sender", "source", "received",
@@ -282,7 +299,7 @@ static void section_counts(xmlNodePtr body, json_object *j)
 	json_object *reports = js_obj(j, "reports");
 	xmlNodePtr rt = NULL, st = NULL, other = NULL;
 
-	html_el(body, "h2", NULL, "Counts");
+	section(body, "counts", "Counts");
 	if (!reports) {
 		html_el(body, "p", NULL, "No reports.");
 		return;
@@ -291,7 +308,7 @@ static void section_counts(xmlNodePtr body, json_object *j)
 		const char *kind = js_str(rep, "kind");
 		json_object *senders = js_arr(rep, "senders");
 
-		if (!strcmp(kind, "receiver")) {
+		if (!strcmp(kind, "receiver") && has_senders(rep)) {
 			if (!rt) {
 				html_el(body, "h3", NULL, "Received, per sender");
 				rt = html_table(body, rheads, 10);
@@ -400,9 +417,14 @@ static int console_splats(xmlNodePtr body, struct run_summary *r, const char *re
 			bool m = splat_match(lines[k], lens[k]) != NULL;
 			xmlNodePtr at = m ? html_el(pre, "mark", NULL, NULL) : pre;
 
+			size_t l = lens[k];
+
+			/* a serial console ends its lines with CR LF */
+			if (l && lines[k][l - 1] == '\r')
+				l--;
 			snprintf(num, sizeof(num), "%6zu  ", k + 1);
 			html_text(at, num, strlen(num));
-			html_text(at, lines[k], lens[k]);
+			html_text(at, lines[k], l);
 			html_text(pre, "\n", 1);
 		}
 		last_end = to + 1;
@@ -428,7 +450,7 @@ static void section_splats(xmlNodePtr body, struct run_summary *r)
 	int n, found = 0;
 	xmlNodePtr p;
 
-	html_el(body, "h2", NULL, "Kernel splats");
+	section(body, "splats", "Kernel splats");
 	snprintf(dir, sizeof(dir), "%s/consoles", r->dir);
 	n = scandir(dir, &ents, NULL, cmp_name);
 	for (int i = 0; i < n; i++) {
@@ -459,7 +481,7 @@ static void section_path(xmlNodePtr body, struct run_summary *r)
 
 	if (!is_file(r->dir, "path.svg"))
 		return;
-	html_el(body, "h2", NULL, "Path of the events (traced)");
+	section(body, "path", "Path of the events (traced)");
 	html_img(body, "path.svg", "where each event went, from the trace");
 	p = html_el(body, "p", NULL, NULL);
 	html_link_file(p, r->dir, "path.svg", "path.svg");
@@ -511,7 +533,7 @@ static void section_files(xmlNodePtr body, struct run_summary *r)
 	int left = FILES_LISTED;
 	xmlNodePtr d;
 
-	html_el(body, "h2", NULL, "Files");
+	section(body, "files", "Files");
 	html_el(body, "p", NULL, "Segment captures (pcap), consoles, step output, "
 		"the hosts' shares and the lab's own files of this run.");
 	d = html_el(body, "ul", NULL, NULL);

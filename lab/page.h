@@ -22,7 +22,8 @@ int page_index_write(const char *results, char *err, size_t errlen);
 
 /*
  * Every page of the run in dir (topology.svg, index.html, summary.md), then
- * the index of the results dir that holds it. Each failure is said on
+ * the index of the results dir that holds it, when that dir is ours and
+ * no one else can write it. Each failure is said on
  * stderr; returns how many failed.
  */
 int report_run(const char *dir);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "file.h"
 #include "log.h"
@@ -14,7 +16,8 @@
 
 int report_run(const char *dir)
 {
-	char path[4200], topo[4200], parent[4200], err[1024];
+	char path[4200], topo[4200], parent[4200], err[1024], *pd;
+	struct stat st;
 	bool svg = false;
 	int failed = 0;
 
@@ -37,7 +40,16 @@ int report_run(const char *dir)
 	snprintf(parent, sizeof(parent), "%s", dir);
 	while (strlen(parent) > 1 && parent[strlen(parent) - 1] == '/')
 		parent[strlen(parent) - 1] = '\0';
-	if (page_index_write(dirname(parent), err, sizeof(err))) {
+	/*
+	 * A results dir is ours and nobody else's (runner.c makes ./results so);
+	 * `--results /tmp/x` puts a run in a dir of everyone's: no index there.
+	 */
+	pd = dirname(parent);
+	if (stat(pd, &st) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		pr_debug("report: no index in %s, a dir others can write or we do not own", pd);
+		return failed;
+	}
+	if (page_index_write(pd, err, sizeof(err))) {
 		pr_warn("report: %s", err);
 		failed++;
 	}

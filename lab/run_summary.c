@@ -49,6 +49,8 @@ int run_summary_load(struct run_summary *r, const char *dir)
 		r->root = NULL;
 		return -1;
 	}
+	if (js_num(r->root, "finished_unix") > 0)
+		r->when = (time_t)js_num(r->root, "finished_unix");
 	return 0;
 }
 

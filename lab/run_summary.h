@@ -21,7 +21,7 @@ struct run_summary {
 	char name[256];		/* the run dir's last component */
 	json_object *root;	/* NULL: missing or malformed, said in why */
 	char why[256];
-	time_t when;		/* summary.json's mtime, else the dir's */
+	time_t when;		/* its finished_unix, else summary.json's mtime, else the dir's */
 };
 
 /* 0 when summary.json parsed as an object; -1 with why set otherwise. */

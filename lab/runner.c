@@ -203,6 +203,8 @@ void runner_write_summary(struct runner *rn, const char *verdict, const char *re
 		json_object_new_string(kseries_name(rn->series)) : NULL);
 	json_object_object_add(root, "boot_seconds", json_object_new_double(rn->lab ? rn->lab->boot_s : 0));
 	json_object_object_add(root, "total_seconds", json_object_new_double(now_s() - rn->t0));
+	/* the pages' date, which a copy of the run keeps */
+	json_object_object_add(root, "finished_unix", json_object_new_int64((int64_t)time(NULL)));
 	json_object_object_add(root, "splats", json_object_new_int(splats));
 	json_object_object_add(root, "splat_text", json_object_new_string(splat_text ? splat_text : ""));
 	json_object_object_add(root, "steps", json_object_get(rn->steps));

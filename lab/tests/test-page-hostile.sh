@@ -25,6 +25,8 @@ jq -n --arg s "$script" --arg i "$img" --arg e "$esc" '{
   scenario: "hostile", summary: ("a run whose guests wrote " + $s), topology: "pair",
   verdict: "FAIL", reason: ("step 1 failed: " + $i), accel: "tcg", kernel: "/k",
   kernel_release: "6.12.0-test", kernel_series: "seed", boot_seconds: 1.5, total_seconds: 12.25,
+  series: { base: "v6.12", mbox_sha256: "0123abcd",
+            patches: [ { subject: ("[PATCH 1/2] bpf: ksock " + $s) }, { subject: "[PATCH 2/2] net: two" } ] },
   splats: 1, splat_text: ("r (console): WARNING: " + $s + $e + "\n"),
   steps: [
     {line: 3, op: "exec", what: ("r: echo " + $s), stdout_last: ($i + $e), stderr_last: "",
@@ -41,6 +43,10 @@ jq -n --arg s "$script" --arg i "$img" --arg e "$esc" '{
 printf '%s\n%s\n%s\n' "$script" "$img" "$esc" >"$run/steps/01.out"
 printf 'boot line\n[    1.0] WARNING: CPU: 0 PID: 1 at x.c:1 %s\n%s\nafter\n' "$script" "$esc" \
 	>"$run/consoles/r.log"
+
+# two neighbours in the results dir: a malformed summary.json and none at all
+mkdir -p "$tmp/results/broken-20250101-000000" "$tmp/results/empty-20250101-000000"
+echo '{"verdict": "PASS", <script>' >"$tmp/results/broken-20250101-000000/summary.json"
 
 "$lab" report "$run" >"$tmp/report.out" 2>&1
 t $? "bpfwire-lab report renders the crafted run"
@@ -74,6 +80,22 @@ t $? "the splat line is marked"
 ! awk '/^```/ { f = !f; next } !f' "$run/summary.md" | grep -q -E '(^|[^\\])[<`]' &&
 	grep -q -F '\<script\>document.title' "$run/summary.md"
 t $? "summary.md: every < and backtick of guest text escaped outside the fence"
+
+grep -q -F "<li>[PATCH 1/2] bpf: ksock &lt;script&gt;" "$tmp/dom.html" &&
+	grep -q -F "<li>[PATCH 2/2] net: two</li>" "$tmp/dom.html"
+t $? "the series' subjects are listed, as text"
+grep -q -F '  1. \[PATCH 1/2\] bpf: ksock \<script\>' "$run/summary.md" &&
+	grep -q -F '  2. \[PATCH 2/2\] net: two' "$run/summary.md"
+t $? "summary.md lists the series' subjects, escaped"
+
+dom "$tmp/results/index.html" "$tmp/index-dom.html"
+rows "$tmp/index-dom.html" "$tmp/index-rows.txt"
+grep -q -F ' broken-20250101-000000 summary.json: ' "$tmp/index-rows.txt" &&
+	grep -q -F ' empty-20250101-000000 summary.json: ' "$tmp/index-rows.txt" &&
+	grep -q -F ' hostile-20260101-000000 hostile FAIL 6.12.0-test (seed) ' "$tmp/index-rows.txt"
+t $? "the results index lists the run, and the malformed and empty run dirs as such"
+! grep -qi '<script' "$tmp/index-dom.html"
+t $? "the results index has no script element"
 
 # the control: the same script on a page without the lab's policy runs
 printf '<!DOCTYPE html><html><head><title>control</title></head><body>%s%s</body></html>\n' \
