@@ -24,10 +24,11 @@ static const char *mark_words(enum cmp_mark m, bool out_changed)
 
 static const char *side_cls(const struct cmp_side *s)
 {
+	/* "text": long values wrap inside their cell (html.c's style) */
 	if (!s->verdict)
-		return "skip";
-	return !strcmp(s->verdict, "ok") || !strncmp(s->verdict, "ok #", 4) ? "pass" :
-	       !strcmp(s->verdict, "skip") ? "skip" : "fail";
+		return "skip text";
+	return !strcmp(s->verdict, "ok") || !strncmp(s->verdict, "ok #", 4) ? "pass text" :
+	       !strcmp(s->verdict, "skip") ? "skip text" : "fail text";
 }
 
 static void side_cell(xmlNodePtr tr, const struct cmp_side *s, bool show_output)
@@ -70,7 +71,7 @@ static void step_table(xmlNodePtr body, const char *title, const struct cmp_step
 			snprintf(line, sizeof(line), "%d", s->line);
 		html_cell(tr, NULL, line);
 		html_cell(tr, NULL, s->op);
-		html_cell(tr, NULL, s->what);
+		html_cell(tr, "text", s->what);
 		side_cell(tr, &s->side[0], s->mark != CMP_SAME || s->output_changed);
 		side_cell(tr, &s->side[1], s->mark != CMP_SAME || s->output_changed);
 	}
@@ -119,7 +120,7 @@ int cmp_write_html(const struct cmp_result *r, const char *path)
 		xmlNodePtr tr = html_row(t);
 
 		html_cell(tr, c->mark != CMP_SAME ? "changed" : NULL, mark_words(c->mark, false));
-		html_cell(tr, NULL, c->name);
+		html_cell(tr, "text", c->name);
 		html_cell(tr, c->mark != CMP_SAME ? "changed" : NULL, c->val[0] ? c->val[0] : "-");
 		html_cell(tr, c->mark != CMP_SAME ? "changed" : NULL, c->val[1] ? c->val[1] : "-");
 	}
