@@ -417,6 +417,8 @@ static void add_count(struct cmp_result *r, const char *name, char *va, char *vb
 {
 	struct cmp_count *c;
 
+	if (!va && !vb)
+		return;	/* a field neither report has: nothing to show */
 	r->counts = grow(r->counts, r->ncounts, sizeof(*r->counts));
 	c = &r->counts[r->ncounts++];
 	c->name = xstrdup(name);

@@ -18,10 +18,16 @@
  *   counters per sender; any other report's top-level numbers.
  *
  * The exit status of a comparison (cmp_exit_status) is 1 when a step, a
- * check or a test changed its verdict (a one-sided one counts) or the run's verdict
- * changed, else 0. Counts that differ are marked CMP_CHANGED but do not
- * change it. Every string is as the runs wrote it (guest text included):
- * the writers (compare_text.c escapes with common/escape.h) make it safe.
+ * check or a test changed its verdict (a one-sided one counts) or the
+ * run's verdict changed, else 0. Counts that differ are marked CMP_CHANGED
+ * but do not change it; nor does a step's output alone (output_changed).
+ * Every string is as the runs wrote it, guest text included: the writers
+ * make it safe (text and Markdown through common/escape.h, the page as
+ * libxml2 text nodes).
+ *
+ * Use: struct cmp_result r; char err[4352];
+ *      if (cmp_load(a, b, &r, err, sizeof(err))) -> say err, exit 2;
+ *      cmp_write_text(stdout, &r, false); st = cmp_exit_status(&r); cmp_free(&r);
  */
 #ifndef BPFWIRE_LAB_COMPARE_H
 #define BPFWIRE_LAB_COMPARE_H
@@ -117,6 +123,13 @@ void cmp_write_text(FILE *f, const struct cmp_result *r, bool outputs);
  * made harmless. all: also the steps and counts that are equal.
  */
 void cmp_write_markdown(FILE *f, const struct cmp_result *r, bool all);
+
+/*
+ * compare_html.c: the same as a page at path, built with lab/html.h
+ * (libxml2's HTML tree: guest text only ever a text node; no script).
+ * 0 or -errno.
+ */
+int cmp_write_html(const struct cmp_result *r, const char *path);
 
 /* compare_cmd.c: `bpfwire-lab compare`, for lab/main.c's table. */
 int compare_cmd(int argc, char **argv);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `bpfwire-lab compare RUN_A RUN_B`: the command over compare.h. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "cli.h"
 #include "cmdline.h"
 #include "compare.h"
+#include "errnames.h"
 #include "lab.h"
 
 static const char usage_compare[] =
@@ -18,6 +20,7 @@ static const char usage_compare[] =
 "sender; each sender's counters). Marks: * changed, < only in A, > only\n"
 "in B, ~ same verdict but other output. Guest text is escaped.\n"
 "  --outputs        also the output of steps whose output alone differs\n"
+"  --html OUT       also write the comparison as a page, OUT (libxml2; no script)\n"
 "  --markdown       a Markdown table instead (what differs, and every check)\n"
 "  --all            with --markdown: every step and count, equal or not\n"
 "Exit status: 0 no step, check or run verdict changed (counts may differ);\n"
@@ -25,14 +28,15 @@ static const char usage_compare[] =
 
 struct compare_opts {
 	bool outputs, markdown, all;
+	const char *html;
 };
 
 static int compare_opt(int c, const char *arg, void *p)
 {
 	struct compare_opts *o = p;
 
-	(void)arg;
 	switch (c) {
+	case 'H': o->html = arg; return 0;
 	case 'O': o->outputs = true; return 0;
 	case 'M': o->markdown = true; return 0;
 	case 'a': o->all = true; return 0;
@@ -46,6 +50,7 @@ int compare_cmd(int argc, char **argv)
 		{ "outputs", no_argument, NULL, 'O' },
 		{ "markdown", no_argument, NULL, 'M' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "html", required_argument, NULL, 'H' },
 		{ 0 }
 	};
 	struct compare_opts o = { 0 };
@@ -60,13 +65,21 @@ int compare_cmd(int argc, char **argv)
 		fprintf(stderr, "%s: --all goes with --markdown\n", cmd_prog);
 		return CLI_EUSAGE;
 	}
+	if (opt_dry_run)	/* the arguments only: the runs may not be there yet */
+		return dry_run("compare %s with %s%s%s", argv[0], argv[1], o.html ? ", a page to " : "",
+			       o.html ? o.html : "");
 	if (cmp_load(argv[0], argv[1], &r, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd_prog, err);
 		return CLI_EUSAGE;
 	}
-	if (opt_dry_run) {
-		cmp_free(&r);
-		return dry_run("compare %s with %s", argv[0], argv[1]);
+	if (o.html) {
+		int ret = cmp_write_html(&r, o.html);
+
+		if (ret) {
+			fprintf(stderr, "%s: --html %s: %s\n", cmd_prog, o.html, errno_str(-ret));
+			cmp_free(&r);
+			return CLI_EUSAGE;
+		}
 	}
 	if (o.markdown)
 		cmp_write_markdown(stdout, &r, o.all);

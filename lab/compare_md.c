@@ -2,10 +2,10 @@
 /*
  * A comparison (compare.h) as a GitHub Markdown table, for a README or a
  * reply on a list. Guest text is escaped for a terminal first
- * (common/escape.h), then every character Markdown or its inline HTML
- * would read (| ` * _ [ ] < > & ~ \) gets a backslash: a cell stays one
- * cell of plain text.
+ * (common/escape.h), then put in a code span, where neither Markdown nor
+ * HTML is read, with | escaped: a cell stays one cell of plain text.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,11 +17,11 @@
 
 static void md_text(FILE *f, const char *s, int width)
 {
+	size_t n, len, run = 0, longest = 0;
 	char buf[512];
-	size_t n, len;
 
-	if (!s || !*s) {
-		fputs(s ? "" : "-", f);
+	if (!s) {
+		fputs("-", f);
 		return;
 	}
 	len = strlen(s);
@@ -32,46 +32,76 @@ static void md_text(FILE *f, const char *s, int width)
 		esc_str(buf, (size_t)width - 1, s, len, 0);
 		strcat(buf, "..");
 	}
+	/* the span's fence outruns any run of ` inside it */
 	for (const char *p = buf; *p; p++) {
-		if (strchr("\\`*_[]<>|&~", *p))
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', f);
+	fputc(' ', f);
+	for (const char *p = buf; *p; p++) {
+		if (*p == '|')	/* a table cell ends at a bare |, even in a code span */
 			fputc('\\', f);
 		fputc(*p, f);
 	}
+	fputc(' ', f);
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', f);
 }
 
-/* A side's last output line: what a step printed that tells runs apart. */
-static const char *last_line(const char *s, char *out, size_t outlen)
+/* Does text hold a line equal to line[0..len)? */
+static bool has_line(const char *text, const char *line, size_t len)
 {
-	const char *end, *start;
+	for (const char *o = text; o && *o;) {
+		const char *nl = strchr(o, '\n');
+		size_t olen = nl ? (size_t)(nl - o) : strlen(o);
 
-	if (!s)
+		if (olen == len && !memcmp(o, line, len))
+			return true;
+		o = nl ? nl + 1 : o + olen;
+	}
+	return false;
+}
+
+/* The first line of s that other lacks (what tells the runs apart), else s's last. */
+static const char *telling_line(const char *s, const char *other, char *out, size_t outlen)
+{
+	const char *pick = NULL;
+	size_t pick_len = 0;
+
+	for (const char *line = s; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		if (len) {
+			pick = line;
+			pick_len = len;
+			if (!has_line(other, line, len))
+				break;
+		}
+		line = nl ? nl + 1 : line + len;
+	}
+	if (!pick)
 		return NULL;
-	end = s + strlen(s);
-	while (end > s && end[-1] == '\n')
-		end--;
-	start = end;
-	while (start > s && start[-1] != '\n')
-		start--;
-	snprintf(out, outlen, "%.*s", (int)(end - start), start);
+	snprintf(out, outlen, "%.*s", (int)pick_len, pick);
 	return out;
 }
 
-static void md_side(FILE *f, const struct cmp_side *s, bool with_output)
+static void md_side(FILE *f, const struct cmp_side *s, const struct cmp_side *other, bool with_output)
 {
-	char line[1024];
+	char line[1024], vd[1024];
 
 	if (!s->verdict) {
 		fputs("(none)", f);
 		return;
 	}
-	md_text(f, s->verdict, 16);
-	if (s->detail) {
-		fputs(": ", f);
-		md_text(f, s->detail, MD_SIDE);
-	}
+	snprintf(vd, sizeof(vd), "%s%s%s", s->verdict, s->detail ? " " : "", s->detail ? s->detail : "");
+	md_text(f, vd, MD_SIDE);
 	if (with_output && s->output) {
-		fputs(": ", f);
-		md_text(f, last_line(s->output, line, sizeof(line)), MD_SIDE);
+		fputc(' ', f);
+		md_text(f, telling_line(s->output, other->output, line, sizeof(line)), MD_SIDE);
 	}
 }
 
@@ -83,19 +113,15 @@ static void md_label(FILE *f, const struct cmp_run *run, char ab)
 
 static void md_step(FILE *f, const struct cmp_step *s)
 {
-	char line[32];
+	bool out = s->output_changed || s->mark != CMP_SAME;
 
-	fprintf(f, "| %s | ", s->output_changed ? "~" : cmp_mark_sign(s->mark));
-	snprintf(line, sizeof(line), "%d", s->line);
-	md_text(f, line, 16);
-	fputs(" ", f);
-	md_text(f, s->op, 16);
-	fputs(": ", f);
+	fprintf(f, "| %s | %d %s: ", s->output_changed ? "~" : cmp_mark_sign(s->mark), s->line,
+		strcmp(s->op, "check") && strcmp(s->op, "tap") ? "step" : s->op);
 	md_text(f, s->what, MD_WHAT);
 	fputs(" | ", f);
-	md_side(f, &s->side[0], s->output_changed || s->mark != CMP_SAME);
+	md_side(f, &s->side[0], &s->side[1], out);
 	fputs(" | ", f);
-	md_side(f, &s->side[1], s->output_changed || s->mark != CMP_SAME);
+	md_side(f, &s->side[1], &s->side[0], out);
 	fputs(" |\n", f);
 }
 
@@ -104,17 +130,17 @@ void cmp_write_markdown(FILE *f, const struct cmp_result *r, bool all)
 	for (int i = 0; i < 2; i++) {
 		const struct cmp_run *run = &r->run[i];
 
-		fprintf(f, "%s `", i ? "against" : "Compared:");
+		fputs(i ? " against B " : "A ", f);
 		md_text(f, run->id, 80);
-		fprintf(f, "` (%s, ", run->date);
+		fprintf(f, " (%s, ", run->date);
 		md_text(f, run->kernel_release, 64);
 		fputs(", ", f);
 		md_text(f, run->verdict, 16);
-		fprintf(f, ")%s", i ? ": " : " ");
+		fputs(")", f);
 	}
-	fprintf(f, "%d verdict%s changed, %d count%s with other values.\n\n", r->verdicts_changed,
+	fprintf(f, ": %d verdict%s changed, %d count%s with other values.\n\n", r->verdicts_changed,
 		r->verdicts_changed == 1 ? "" : "s", r->counts_changed, r->counts_changed == 1 ? "" : "s");
-	fputs("| | step, check or count | ", f);
+	fputs("| | step, check, test or count | ", f);
 	md_label(f, &r->run[0], 'A');
 	fputs(" | ", f);
 	md_label(f, &r->run[1], 'B');
@@ -140,5 +166,6 @@ void cmp_write_markdown(FILE *f, const struct cmp_result *r, bool all)
 	for (int i = 0; i < r->ntests; i++)
 		if (all || r->tests[i].mark != CMP_SAME)
 			md_step(f, &r->tests[i]);
-	fputs("\nMarks: * changed, < only in A, > only in B, ~ same verdict but other output (its last line shown).\n", f);
+	fprintf(f, "\n\\* changed, < only in A, > only in B, ~ same verdict but other output (the first line"
+		" that differs); %s.\n", all ? "every step, test and count shown" : "equal steps, tests and counts left out");
 }
