@@ -264,7 +264,7 @@ apply_user_mail() {
 	user_n=$((user_n + 1))
 	if ! err=$(git_ apply --cached --whitespace=nowarn "$scratch/diff" 2>&1); then
 		{
-			after=; [ "$user_n" -eq 1 ] || after=" after the $((user_n - 1)) patches before it"
+			case $user_n in 1) after= ;; 2) after=" after patch 1" ;; *) after=" after patches 1-$((user_n - 1))" ;; esac
 			echo "kernel: error: patch $user_n \"$subject\" ($what) does not apply to $KSRC_DESC$after"
 			echo "$err" | grep -v 'while searching for' | grep . | sed 's/^/kernel:   git apply: /'
 			rejects=$(ksrc_rejects "$src" "$scratch/diff") || rejects=
@@ -364,10 +364,12 @@ write_series_json() {
 	[ -z "$mbox_sha" ] || a+=(--mbox-sha256 "$mbox_sha")
 	[ -z "$user_patches" ] || a+=(--patches-source "$user_patches")
 	for f in "${fragments[@]}"; do a+=(--fragment "$(realpath "$f")"); done
-	"$series_tool" --out "$out/series.json" --flavour "${flavour:-unnamed}" \
+	"$series_tool" --out "$scratch/series.json" --flavour "${flavour:-unnamed}" \
 		--release "$(cat "$obj/include/config/kernel.release")" --base-kind "$kind" \
 		--netpoll-series "$netpoll_applied" --patches "$scratch/record" "${a[@]}" ||
 		die "could not write $out/series.json"
+	# Rewritten only when it changed: ninja restats the outputs.
+	cmp -s "$scratch/series.json" "$out/series.json" || mv "$scratch/series.json" "$out/series.json"
 }
 
 # Same tree, fragment and script as the last good build, and no hand edits

@@ -19,6 +19,8 @@
 #     builds from its HEAD; the uncommitted changes are not used (and
 #     said so); the tree is not written to (git status, HEAD and every
 #     file's mtime are the same after).
+#  e. -Dkernel_source=DIR: an unpacked tree (git archive of pristine, one
+#     file changed) builds with that change and is not written to.
 #
 #   check-inputs.sh SRC WORK SOURCE_ROOT TARBALL DEBUG
 # SRC: this build's kernel/src; WORK: a directory kept between runs (the
@@ -52,15 +54,20 @@ step() {
 	else
 		meson setup "$b" "$root" -Dkernel_debug="$debug" "$@" >"$log" 2>&1
 	fi
-	flock "$lock" nice ninja -C "$b" kernel/bzImage >>"$log" 2>&1
+	# The time is counted from when the lock is held: others' builds wait.
+	flock "$lock" sh -c 'date +%s >"$1"; exec nice ninja -C "$2" kernel/bzImage' - "$work/.locked" "$b" >>"$log" 2>&1
 	rc=$?
-	secs=$(( $(date +%s) - t0 ))
-	echo "# step $name: $secs s, exit $rc"
+	secs=$(( $(date +%s) - $(cat "$work/.locked" 2>/dev/null || echo "$t0") ))
+	echo "# step $name: $secs s (and $(( $(date +%s) - t0 - secs )) s configuring and waiting for the kernel-build lock), exit $rc"
 }
 # show: the log's kernel lines and errors, as comments, after a failure.
 show() { grep -E '^kernel|rror' "$log" | tail -${1:-15} | sed 's/^/#   /'; }
 json_has() { grep -qF -- "$1" "$b/kernel/series.json"; }
 kb=$b/kernel
+# BPFWIRE_INPUTS_STEPS picks steps (default "a c d b e"; each needs a
+# build directory that one of the others has made).
+steps=" ${BPFWIRE_INPUTS_STEPS:-a c d b e} "
+want() { [[ $steps == *" $1 "* ]]; }
 
 # --- the inputs, from this build's commits ---------------------------------
 nharness=$(grep -cv '^\s*\(#\|$\)' "$root/kernel/patches/harness/series")
@@ -85,25 +92,27 @@ git -C "$work/am" checkout -q pristine
 commits() { git -C "$1" log --reverse --format='%an <%ae>|%ad|%T|%B' "$2"; }
 commits "$work/am" pristine..HEAD >"$in/want.log"
 rm -rf "$work/am"
-# The good mbox: one comment line of the last patch's first new C file
-# changed (same line count), so one object is rebuilt.
+# The good mbox: the last patch's first added comment line changed (the
+# same line count), so one object is rebuilt.
 awk -v n="$npatches" '
-	/^From [0-9a-f]{40} / { msg++ }
-	msg == n && !done && /^\+ \* / { sub(/$/, " (changed for the review test)"); done = 1 }
+	/^From [0-9a-f]+ Mon Sep 17 00:00:00 2001$/ { msg++ }
+	msg == n && !done && /^\+[ \t]+\* / { sub(/$/, " (changed for the review test)"); done = 1 }
 	{ print }' "$in/series.mbox" >"$in/good.mbox"
 # The bad mbox: the first context line of the second patch's first hunk
 # changed, so git apply finds no place for it.
 awk '
-	/^From [0-9a-f]{40} / { msg++ }
-	msg == 2 && /^@@ / { hunk = 1 }
+	/^From [0-9a-f]+ Mon Sep 17 00:00:00 2001$/ { msg++ }
+	msg == 2 && /^@@ / && !hunk { hunk = 1 }
 	msg == 2 && hunk == 1 && /^ / { $0 = " no kernel has this line (review test)"; hunk = 2 }
 	{ print }' "$in/series.mbox" >"$in/bad.mbox"
-subj2=$(awk '/^From [0-9a-f]{40} / { m++ } m == 2' "$in/series.mbox" | git mailinfo /dev/null /dev/null | sed -n 's/^Subject: //p')
+subj2=$(awk '/^From [0-9a-f]+ Mon Sep 17 00:00:00 2001$/ { m++ } m == 2' "$in/series.mbox" |
+	git mailinfo "$in/msg" "$in/diff" | sed -n 's/^Subject: //p')
 echo "this is not an mbox" >"$in/notmbox.txt"
 printf 'CONFIG_NET=y\nCONFIG_BPFWIRE_NO_SUCH_SYMBOL=y\n' >"$in/bogus.config"
 cmp -s "$in/series.mbox" "$in/good.mbox"; t $((1 - $?)) "the good mbox differs from the series in one comment"
 cmp -s "$in/series.mbox" "$in/bad.mbox"; t $((1 - $?)) "the bad mbox has a broken context line in patch 2 (\"$subj2\")"
 
+if want a; then
 # --- a. a series directory --------------------------------------------------
 step a-series-dir -Dkernel_source="$tarball" -Dkernel_patches="$in/dir" -Dkernel_config=[] -Dkernel_name=
 t $rc "a: -Dkernel_patches=DIR builds" || show
@@ -123,6 +132,8 @@ while IFS= read -r s; do json_has "\"subject\":\"$s\"" || { ok=1; echo "# not in
 	< <(git -C "$src" log --reverse --format=%s "pristine..$last")
 t $ok "a: series.json names each patch's subject"
 
+fi
+if want c; then
 # --- c. an mbox that does not apply, then a good one --------------------------
 head_before=$(git -C "$kb/src" rev-parse HEAD)
 step c-bad-mbox -Dkernel_patches="$in/bad.mbox"
@@ -143,6 +154,8 @@ t $? "c: the changed patch is what was built"
 json_has "\"mbox_sha256\":\"$(sha256sum <"$in/good.mbox" | cut -d' ' -f1)\"" && json_has '"mbox_index":2'
 t $? "c: series.json has the mbox's sha256 and each message's index"
 
+fi
+if want d; then
 # --- d. a config fragment with a symbol the tree does not have ------------------
 step d-bad-config -Dkernel_config="$in/bogus.config"
 [ "$rc" != 0 ]; t $? "d: a fragment with an unknown symbol: non-zero exit"
@@ -150,6 +163,8 @@ grep -qF "bogus.config asks for 'CONFIG_BPFWIRE_NO_SUCH_SYMBOL=y': this tree has
 t $? "d: the error names the symbol and the fragment" || show
 grep -q "asks for 'CONFIG_NET=y'" "$log"; t $((1 - $?)) "d: and only that symbol"
 
+fi
+if want b; then
 # --- b. a git work tree as the source -------------------------------------------
 tree=$work/tree
 git clone -q --shared --no-checkout "$kb/src" "$tree"
@@ -175,4 +190,25 @@ t $? "b: the build has the tree's HEAD, without the uncommitted change"
 json_has '"kind":"git"' && json_has "\"commit\":\"$(git -C "$tree" rev-parse HEAD)\"" && json_has '"dirty":true'
 t $? "b: series.json: a git base, its commit, dirty"
 rm -rf "$tree"
+fi
+
+# --- e. an unpacked tree as the source ------------------------------------------
+if want e; then
+utree=$work/unpacked
+rm -rf "$utree"
+mkdir -p "$utree"
+git -C "$kb/src" archive pristine | tar -x -C "$utree"
+echo "/* a change only in the unpacked tree (review test) */" >>"$utree/net/core/dev_addr_lists.c"
+usnap() { find "$utree" -printf '%p %T@ %s\n' | sort; }
+usnap >"$work/utree.before"
+step e-unpacked-source -Dkernel_source="$utree"
+t $rc "e: -Dkernel_source=an unpacked tree builds" || show
+usnap >"$work/utree.after"
+cmp -s "$work/utree.before" "$work/utree.after"
+t $? "e: the tree is not written to (every file's mtime)" || diff "$work/utree.before" "$work/utree.after" | head -5 | sed 's/^/#   /'
+grep -qF "a change only in the unpacked tree" "$kb/src/net/core/dev_addr_lists.c"
+t $? "e: the build has the tree's files"
+json_has '"kind":"tree"'; t $? "e: series.json: a tree base"
+rm -rf "$utree"
+fi
 tap_done
