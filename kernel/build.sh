@@ -37,7 +37,7 @@ plus the patch series.
 --source: a kernel tarball (default /usr/src/linux-source-6.12.tar.xz;
   --tarball is the same), a git work tree (its HEAD commit is fetched,
   read-only; uncommitted changes are not used) or an unpacked tree (its
-  files, as .gitignore leaves them, are committed into DIR/src). The
+  files, all of them, are committed into DIR/src). The
   source is never written to.
 --patches DIR, --fixes DIR: bpfwire's shipped series (DIR/series each).
 --user-patches PATH: instead of them, a directory with a series file, an
@@ -184,12 +184,15 @@ else
 		base_time=$(git_ log -1 --format=%ct "$base_commit")
 		KSRC_DESC="git work tree $source at $(git_ log -1 --format='%h ("%s")' "$base_commit")"
 	else
-		# The tree's files as git add sees them (.gitignore'd build output
-		# left out) go into src's object store through an index kept beside
-		# it; nothing is written in the tree.
+		# Every file of the tree, as for the tarball (-f: Debian's
+		# .gitignore ignores the whole top level), goes into src's object
+		# store through an index kept beside it, which makes the next run
+		# hash only what changed; nothing is written in the tree. A tree
+		# with build output in it stops at make's "source tree is not
+		# clean".
 		phase "source: reading the unpacked tree $source (read-only)"
 		GIT_INDEX_FILE=$out/.bpfwire-tree-index git -C "$source" --git-dir="$src/.git" \
-			--work-tree="$source" -c core.compression=0 add -A . ||
+			--work-tree="$source" -c core.compression=0 add -A -f . ||
 			die "git add of $source into $src failed"
 		tree=$(GIT_INDEX_FILE=$out/.bpfwire-tree-index git -C "$src" write-tree)
 		base_time=$(stat -c %Y "$source/Makefile" 2>/dev/null || echo 0)

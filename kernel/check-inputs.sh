@@ -14,6 +14,9 @@
 #     the same directory, and series.json has its sha256.
 #  d. a config fragment asking for a symbol no Kconfig defines: an error
 #     naming the symbol and the fragment.
+#  n. (not by default: BPFWIRE_INPUTS_STEPS="a n") -Dkernel_patches=none
+#     on the tarball: bpfwire's netpoll series goes on top (auto);
+#     -Dkernel_netpoll=true on a series with netpoll is an error.
 #  b. -Dkernel_source=DIR: a git work tree cloned here from the build's
 #     pristine tag, with a commit of its own and uncommitted changes,
 #     builds from its HEAD; the uncommitted changes are not used (and
@@ -114,7 +117,7 @@ cmp -s "$in/series.mbox" "$in/bad.mbox"; t $((1 - $?)) "the bad mbox has a broke
 
 if want a; then
 # --- a. a series directory --------------------------------------------------
-step a-series-dir -Dkernel_source="$tarball" -Dkernel_patches="$in/dir" -Dkernel_config=[] -Dkernel_name=
+step a-series-dir -Dkernel_source="$tarball" -Dkernel_patches="$in/dir" -Dkernel_config=[] -Dkernel_name= -Dkernel_netpoll=auto
 t $rc "a: -Dkernel_patches=DIR builds" || show
 commits "$kb/src" "pristine..HEAD~$nharness" >"$work/got.log"
 cmp -s "$in/want.log" "$work/got.log"; t $? "a: git log in the build's tree has what git am gives: each patch's author, date, message and tree" ||
@@ -136,7 +139,7 @@ fi
 if want c; then
 # --- c. an mbox that does not apply, then a good one --------------------------
 head_before=$(git -C "$kb/src" rev-parse HEAD)
-step c-bad-mbox -Dkernel_patches="$in/bad.mbox"
+step c-bad-mbox -Dkernel_source="$tarball" -Dkernel_patches="$in/bad.mbox" -Dkernel_config=[] -Dkernel_netpoll=auto
 [ "$rc" != 0 ]; t $? "c: an mbox that does not apply: non-zero exit"
 grep -qF "\"$subj2\" (mbox message 2) does not apply" "$log"
 t $? "c: the error names the failed patch's subject" || show
@@ -157,7 +160,7 @@ t $? "c: series.json has the mbox's sha256 and each message's index"
 fi
 if want d; then
 # --- d. a config fragment with a symbol the tree does not have ------------------
-step d-bad-config -Dkernel_config="$in/bogus.config"
+step d-bad-config -Dkernel_source="$tarball" -Dkernel_patches="$in/good.mbox" -Dkernel_config="$in/bogus.config"
 [ "$rc" != 0 ]; t $? "d: a fragment with an unknown symbol: non-zero exit"
 grep -qF "bogus.config asks for 'CONFIG_BPFWIRE_NO_SUCH_SYMBOL=y': this tree has no such symbol" "$log"
 t $? "d: the error names the symbol and the fragment" || show
@@ -165,6 +168,19 @@ grep -q "asks for 'CONFIG_NET=y'" "$log"; t $((1 - $?)) "d: and only that symbol
 
 fi
 if want b; then
+# --- n. no series: bpfwire's netpoll series goes on top (auto) ----------------
+if want n; then
+step n-netpoll-true -Dkernel_source="$tarball" -Dkernel_patches="$in/good.mbox" -Dkernel_netpoll=true -Dkernel_config=[]
+[ "$rc" != 0 ] && grep -q "already has net/core/bpf_netpoll.c" "$log"
+t $? "n: -Dkernel_netpoll=true on a series that has netpoll: a named error" || show
+step n-none-auto -Dkernel_patches=none -Dkernel_netpoll=auto -Dkernel_config=[]
+t $rc "n: -Dkernel_patches=none builds" || show
+[ -f "$kb/src/net/core/bpf_netpoll.c" ] && [ ! -f "$kb/src/net/core/bpf_ksock.c" ] && json_has '"netpoll_series":true' &&
+	[ "$(git -C "$kb/src" rev-list --count pristine..HEAD)" = $(( $(grep -cv '^\s*\(#\|$\)' "$root/kernel/patches/netpoll/series") + nharness )) ]
+t $? "n: with auto, a tree without bpf_netpoll gets bpfwire's netpoll series and the harness, nothing else"
+meson configure "$b" -Dkernel_netpoll=auto >/dev/null
+fi
+
 # --- b. a git work tree as the source -------------------------------------------
 tree=$work/tree
 git clone -q --shared --no-checkout "$kb/src" "$tree"
@@ -177,7 +193,7 @@ git -C "$tree" status --porcelain >/dev/null	# settle the index before the snaps
 snap() { git -C "$tree" --no-optional-locks status --porcelain; git -C "$tree" rev-parse HEAD
 	find "$tree" -printf '%p %T@ %s\n' | sort; }
 snap >"$work/tree.before"
-step b-git-source -Dkernel_source="$tree"
+step b-git-source -Dkernel_source="$tree" -Dkernel_patches="$in/good.mbox" -Dkernel_config=[] -Dkernel_netpoll=auto
 t $rc "b: -Dkernel_source=a git work tree builds" || show
 snap >"$work/tree.after"
 cmp -s "$work/tree.before" "$work/tree.after"
@@ -201,7 +217,7 @@ git -C "$kb/src" archive pristine | tar -x -C "$utree"
 echo "/* a change only in the unpacked tree (review test) */" >>"$utree/net/core/dev_addr_lists.c"
 usnap() { find "$utree" -printf '%p %T@ %s\n' | sort; }
 usnap >"$work/utree.before"
-step e-unpacked-source -Dkernel_source="$utree"
+step e-unpacked-source -Dkernel_source="$utree" -Dkernel_patches="$in/good.mbox" -Dkernel_config=[] -Dkernel_netpoll=auto
 t $rc "e: -Dkernel_source=an unpacked tree builds" || show
 usnap >"$work/utree.after"
 cmp -s "$work/utree.before" "$work/utree.after"
