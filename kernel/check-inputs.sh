@@ -65,6 +65,8 @@ step() {
 }
 # show: the log's kernel lines and errors, as comments, after a failure.
 show() { grep -E '^kernel|rror' "$log" | tail -${1:-15} | sed 's/^/#   /'; }
+# t, then a status (false when the line failed) for "|| show".
+check() { t "$1" "$2"; [ "$1" = 0 ]; }
 json_has() { grep -qF -- "$1" "$b/kernel/series.json"; }
 kb=$b/kernel
 # BPFWIRE_INPUTS_STEPS picks steps (default "a c d b e"; each needs a
@@ -118,9 +120,9 @@ cmp -s "$in/series.mbox" "$in/bad.mbox"; t $((1 - $?)) "the bad mbox has a broke
 if want a; then
 # --- a. a series directory --------------------------------------------------
 step a-series-dir -Dkernel_source="$tarball" -Dkernel_patches="$in/dir" -Dkernel_config=[] -Dkernel_name= -Dkernel_netpoll=auto
-t $rc "a: -Dkernel_patches=DIR builds" || show
+check $rc "a: -Dkernel_patches=DIR builds" || show
 commits "$kb/src" "pristine..HEAD~$nharness" >"$work/got.log"
-cmp -s "$in/want.log" "$work/got.log"; t $? "a: git log in the build's tree has what git am gives: each patch's author, date, message and tree" ||
+cmp -s "$in/want.log" "$work/got.log"; check $? "a: git log in the build's tree has what git am gives: each patch's author, date, message and tree" ||
 	diff "$in/want.log" "$work/got.log" | head -6 | sed 's/^/#   /'
 json_has "\"author\":\"$author1\""; t $? "a: series.json has the first patch's author, UTF-8 and all"
 [ "$(git -C "$kb/src" rev-list --count pristine..HEAD)" = $((npatches + nharness)) ]
@@ -142,16 +144,16 @@ head_before=$(git -C "$kb/src" rev-parse HEAD)
 step c-bad-mbox -Dkernel_source="$tarball" -Dkernel_patches="$in/bad.mbox" -Dkernel_config=[] -Dkernel_netpoll=auto
 [ "$rc" != 0 ]; t $? "c: an mbox that does not apply: non-zero exit"
 grep -qF "\"$subj2\" (mbox message 2) does not apply" "$log"
-t $? "c: the error names the failed patch's subject" || show
+check $? "c: the error names the failed patch's subject" || show
 grep -qE 'git apply: error: patch failed: [^ ]+:[0-9]+$' "$log"
-t $? "c: with git's own line about the failed hunk" || show
+check $? "c: with git's own line about the failed hunk" || show
 [ "$(git -C "$kb/src" rev-parse HEAD)" = "$head_before" ] && git -C "$kb/src" diff --quiet HEAD --
 t $? "c: nothing half-applied: the build's tree is as it was"
 step c-not-mbox -Dkernel_patches="$in/notmbox.txt"
 [ "$rc" != 0 ] && [ "$(grep -c '^kernel: error' "$log")" = 1 ] && grep -q "notmbox.txt is not an mbox" "$log"
-t $? "c: a file that is no mbox: one error line" || show
+check $? "c: a file that is no mbox: one error line" || show
 step c-good-mbox -Dkernel_patches="$in/good.mbox"
-t $rc "c: then a good mbox builds in the same directory (one patch changed: $secs s)" || show
+check $rc "c: then a good mbox builds in the same directory (one patch changed: $secs s)" || show
 grep -rqF "(changed for the review test)" "$kb/src/net" "$kb/src/include" "$kb/src/kernel"
 t $? "c: the changed patch is what was built"
 json_has "\"mbox_sha256\":\"$(sha256sum <"$in/good.mbox" | cut -d' ' -f1)\"" && json_has '"mbox_index":2'
@@ -163,7 +165,7 @@ if want d; then
 step d-bad-config -Dkernel_source="$tarball" -Dkernel_patches="$in/good.mbox" -Dkernel_config="$in/bogus.config"
 [ "$rc" != 0 ]; t $? "d: a fragment with an unknown symbol: non-zero exit"
 grep -qF "bogus.config asks for 'CONFIG_BPFWIRE_NO_SUCH_SYMBOL=y': this tree has no such symbol" "$log"
-t $? "d: the error names the symbol and the fragment" || show
+check $? "d: the error names the symbol and the fragment" || show
 grep -q "asks for 'CONFIG_NET=y'" "$log"; t $((1 - $?)) "d: and only that symbol"
 
 fi
@@ -172,9 +174,9 @@ if want b; then
 if want n; then
 step n-netpoll-true -Dkernel_source="$tarball" -Dkernel_patches="$in/good.mbox" -Dkernel_netpoll=true -Dkernel_config=[]
 [ "$rc" != 0 ] && grep -q "already has net/core/bpf_netpoll.c" "$log"
-t $? "n: -Dkernel_netpoll=true on a series that has netpoll: a named error" || show
+check $? "n: -Dkernel_netpoll=true on a series that has netpoll: a named error" || show
 step n-none-auto -Dkernel_patches=none -Dkernel_netpoll=auto -Dkernel_config=[]
-t $rc "n: -Dkernel_patches=none builds" || show
+check $rc "n: -Dkernel_patches=none builds" || show
 [ -f "$kb/src/net/core/bpf_netpoll.c" ] && [ ! -f "$kb/src/net/core/bpf_ksock.c" ] && json_has '"netpoll_series":true' &&
 	[ "$(git -C "$kb/src" rev-list --count pristine..HEAD)" = $(( $(grep -cv '^\s*\(#\|$\)' "$root/kernel/patches/netpoll/series") + nharness )) ]
 t $? "n: with auto, a tree without bpf_netpoll gets bpfwire's netpoll series and the harness, nothing else"
@@ -194,10 +196,10 @@ snap() { git -C "$tree" --no-optional-locks status --porcelain; git -C "$tree" r
 	find "$tree" -printf '%p %T@ %s\n' | sort; }
 snap >"$work/tree.before"
 step b-git-source -Dkernel_source="$tree" -Dkernel_patches="$in/good.mbox" -Dkernel_config=[] -Dkernel_netpoll=auto
-t $rc "b: -Dkernel_source=a git work tree builds" || show
+check $rc "b: -Dkernel_source=a git work tree builds" || show
 snap >"$work/tree.after"
 cmp -s "$work/tree.before" "$work/tree.after"
-t $? "b: the tree is not written to (git status, HEAD, every file's mtime)" || diff "$work/tree.before" "$work/tree.after" | head -5 | sed 's/^/#   /'
+check $? "b: the tree is not written to (git status, HEAD, every file's mtime)" || diff "$work/tree.before" "$work/tree.after" | head -5 | sed 's/^/#   /'
 grep -q "uncommitted changes or untracked files: they are not used" "$log"
 t $? "b: its uncommitted changes are said not to be used"
 grep -qF "a commit only in the source tree" "$kb/src/net/core/dev_addr_lists.c" &&
@@ -218,10 +220,10 @@ echo "/* a change only in the unpacked tree (review test) */" >>"$utree/net/core
 usnap() { find "$utree" -printf '%p %T@ %s\n' | sort; }
 usnap >"$work/utree.before"
 step e-unpacked-source -Dkernel_source="$utree" -Dkernel_patches="$in/good.mbox" -Dkernel_config=[] -Dkernel_netpoll=auto
-t $rc "e: -Dkernel_source=an unpacked tree builds" || show
+check $rc "e: -Dkernel_source=an unpacked tree builds" || show
 usnap >"$work/utree.after"
 cmp -s "$work/utree.before" "$work/utree.after"
-t $? "e: the tree is not written to (every file's mtime)" || diff "$work/utree.before" "$work/utree.after" | head -5 | sed 's/^/#   /'
+check $? "e: the tree is not written to (every file's mtime)" || diff "$work/utree.before" "$work/utree.after" | head -5 | sed 's/^/#   /'
 grep -qF "a change only in the unpacked tree" "$kb/src/net/core/dev_addr_lists.c"
 t $? "e: the build has the tree's files"
 json_has '"kind":"tree"'; t $? "e: series.json: a tree base"
