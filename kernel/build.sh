@@ -37,7 +37,7 @@ plus the patch series.
 --source: a kernel tarball (default /usr/src/linux-source-6.12.tar.xz;
   --tarball is the same), a git work tree (its HEAD commit is fetched,
   read-only; uncommitted changes are not used) or an unpacked tree (its
-  files, as .gitignore leaves them, are committed into DIR/src). The
+  files, all of them, are committed into DIR/src). The
   source is never written to.
 --patches DIR, --fixes DIR: bpfwire's shipped series (DIR/series each).
 --user-patches PATH: instead of them, a directory with a series file, an
@@ -184,12 +184,15 @@ else
 		base_time=$(git_ log -1 --format=%ct "$base_commit")
 		KSRC_DESC="git work tree $source at $(git_ log -1 --format='%h ("%s")' "$base_commit")"
 	else
-		# The tree's files as git add sees them (.gitignore'd build output
-		# left out) go into src's object store through an index kept beside
-		# it; nothing is written in the tree.
+		# Every file of the tree, as for the tarball (-f: Debian's
+		# .gitignore ignores the whole top level), goes into src's object
+		# store through an index kept beside it, which makes the next run
+		# hash only what changed; nothing is written in the tree. A tree
+		# with build output in it stops at make's "source tree is not
+		# clean".
 		phase "source: reading the unpacked tree $source (read-only)"
 		GIT_INDEX_FILE=$out/.bpfwire-tree-index git -C "$source" --git-dir="$src/.git" \
-			--work-tree="$source" -c core.compression=0 add -A . ||
+			--work-tree="$source" -c core.compression=0 add -A -f . ||
 			die "git add of $source into $src failed"
 		tree=$(GIT_INDEX_FILE=$out/.bpfwire-tree-index git -C "$src" write-tree)
 		base_time=$(stat -c %Y "$source/Makefile" 2>/dev/null || echo 0)
@@ -264,7 +267,7 @@ apply_user_mail() {
 	user_n=$((user_n + 1))
 	if ! err=$(git_ apply --cached --whitespace=nowarn "$scratch/diff" 2>&1); then
 		{
-			after=; [ "$user_n" -eq 1 ] || after=" after the $((user_n - 1)) patches before it"
+			case $user_n in 1) after= ;; 2) after=" after patch 1" ;; *) after=" after patches 1-$((user_n - 1))" ;; esac
 			echo "kernel: error: patch $user_n \"$subject\" ($what) does not apply to $KSRC_DESC$after"
 			echo "$err" | grep -v 'while searching for' | grep . | sed 's/^/kernel:   git apply: /'
 			rejects=$(ksrc_rejects "$src" "$scratch/diff") || rejects=
@@ -364,10 +367,12 @@ write_series_json() {
 	[ -z "$mbox_sha" ] || a+=(--mbox-sha256 "$mbox_sha")
 	[ -z "$user_patches" ] || a+=(--patches-source "$user_patches")
 	for f in "${fragments[@]}"; do a+=(--fragment "$(realpath "$f")"); done
-	"$series_tool" --out "$out/series.json" --flavour "${flavour:-unnamed}" \
+	"$series_tool" --out "$scratch/series.json" --flavour "${flavour:-unnamed}" \
 		--release "$(cat "$obj/include/config/kernel.release")" --base-kind "$kind" \
 		--netpoll-series "$netpoll_applied" --patches "$scratch/record" "${a[@]}" ||
 		die "could not write $out/series.json"
+	# Rewritten only when it changed: ninja restats the outputs.
+	cmp -s "$scratch/series.json" "$out/series.json" || mv "$scratch/series.json" "$out/series.json"
 }
 
 # Same tree, fragment and script as the last good build, and no hand edits
