@@ -3,8 +3,8 @@
 # bpf-build-any-api: every BPF object that calls a bpfwire kfunc compiles
 # whatever the kernel's kfuncs are (issue 30). From this build's vmlinux.h
 # it makes the header of a kernel without ksock and netpoll (their types
-# cut out) and of one whose kfunc types changed (a field renamed, the opts
-# grown), and compiles each object against each with the build's flags.
+# cut out) and of one whose create opts changed (family renamed domain,
+# a field added), and compiles each object against each, as the build does.
 # usage: test-build-any-api.sh CLANG VMLINUX.H SRCROOT OBJECT.bpf.c...
 . "$(dirname "$0")/../../lab/tests/tap.sh"
 clang=$1 vmlinux_h=$2 src=$3
@@ -20,7 +20,7 @@ awk -v re="^(struct|union) ($types|bpf_ksock_addr) \\\\{" '
 	skip && /^};/ { skip = 0; next }
 	!skip' "$vmlinux_h" |
 	sed -E 's/struct (bpf_ksock|bpf_netpoll) \*/void */g' >"$tmp/none/vmlinux.h"
-sed -E '/^struct bpf_ksock_create_opts \{/,/^\};/ s/ reserved;/ flags;\n\t__u64 cookie;/' \
+sed -E '/^struct bpf_ksock_create_opts \{/,/^\};/ { s/ family;/ domain;/; s/ reserved;/ flags;\n\t__u64 cookie;/; }' \
 	"$vmlinux_h" >"$tmp/changed/vmlinux.h"
 left=$(grep -cE "^(struct|union) ($types|bpf_ksock_addr) \{" "$tmp/none/vmlinux.h")
 t $([ "$left" = 0 ]; echo $?) "the header without ksock and netpoll has none of their types ($left left)"
