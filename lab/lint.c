@@ -416,6 +416,28 @@ static struct fields *load_fields(struct lint *l, enum writer w)
 	return f;
 }
 
+/*
+ * A step that installs a ksock or netpoll sender (or runs kernel-tests,
+ * ksock's) needs that kfunc family in `needs`; otherwise a kernel without
+ * it would fail the run where it should skip it (issue 30).
+ */
+static void lint_needs(struct lint *l)
+{
+	unsigned needs = l->s->needs & SCN_NEEDS_STATED ? l->s->needs : SCN_NEEDS_KSOCK;
+
+	for (int i = 0; i < l->s->nsteps; i++) {
+		const struct scn_step *st = &l->s->steps[i];
+
+		if ((st->op != SCN_EXEC && st->op != SCN_SPAWN) || !st->text)
+			continue;
+		if (strstr(st->text, "--via netpoll") && !(needs & SCN_NEEDS_NETPOLL))
+			lint_err(l, st->line, "installs a netpoll sender, but 'needs' does not list netpoll: a kernel without netpoll would fail the run instead of skipping it");
+		if ((strstr(st->text, "--via ksock") || strstr(st->text, "kernel-tests")) &&
+		    !(needs & SCN_NEEDS_KSOCK))
+			lint_err(l, st->line, "uses ksock, but 'needs' does not list ksock: a kernel without it would fail the run instead of skipping it");
+	}
+}
+
 static int lint_one(const char *arg, FILE *out, FILE *err);
 
 struct msg {
@@ -515,6 +537,7 @@ static int lint_one(const char *arg, FILE *out, FILE *err)
 	}
 	lint_reports(&l, kinds);
 	lint_checks(&l, kinds);
+	lint_needs(&l);
 	for (int i = 0; i < l.s->nsteps; i++)
 		nchecks += l.s->steps[i].op == SCN_CHECK;
 	if (!l.errors) {

@@ -167,6 +167,7 @@ int main(int argc, char **argv)
 	test_bad("lint-unknown-id", "lint-unknown-id:7: 'zz.valid' names no earlier report or stats 'zz'");
 	test_bad("lint-twice", "lint-twice:7: id 'rx' is already used");
 	test_bad("lint-wait", "lint-wait:6: wait for 'rx2', which no earlier spawn started");
+	test_bad("lint-needs", "lint-needs:6: installs a netpoll sender, but 'needs' does not list netpoll");
 	test_bad("lint-no-writer", "lint-no-writer:8: report rx2 reads rx2.json, which no earlier exec or spawn on receiver writes");
 	test_many();
 	test_good();
