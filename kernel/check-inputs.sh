@@ -169,7 +169,6 @@ check $? "d: the error names the symbol and the fragment" || show
 grep -q "asks for 'CONFIG_NET=y'" "$log"; t $((1 - $?)) "d: and only that symbol"
 
 fi
-if want b; then
 # --- n. no series: bpfwire's netpoll series goes on top (auto) ----------------
 if want n; then
 step n-netpoll-true -Dkernel_source="$tarball" -Dkernel_patches="$in/good.mbox" -Dkernel_netpoll=true -Dkernel_config=[]
@@ -183,6 +182,7 @@ t $? "n: with auto, a tree without bpf_netpoll gets bpfwire's netpoll series and
 meson configure "$b" -Dkernel_netpoll=auto >/dev/null
 fi
 
+if want b; then
 # --- b. a git work tree as the source -------------------------------------------
 tree=$work/tree
 git clone -q --shared --no-checkout "$kb/src" "$tree"
