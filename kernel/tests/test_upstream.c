@@ -164,10 +164,11 @@ static int min_rcvbuf(void)
 KT_TEST(24, test_up_rcvbuf)
 {
 	struct ksock_up *skel = NULL;
-	int min = min_rcvbuf();
+	int min;
 
 	if (!kt_needs(KT_NEED_UPSTREAM, "up ksock_create: sk_rcvbuf pinned to SOCK_MIN_RCVBUF"))
 		return;
+	min = min_rcvbuf();
 
 	if (!tap_case_begin("up ksock_create: sk_rcvbuf pinned to SOCK_MIN_RCVBUF (read back)"))
 		return;
