@@ -370,7 +370,7 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 	return 0;
 }
 
-const char *const scenario_vars[] = { "BUILD", "SRC", "SHARE", "HOST", "RUN", NULL };
+const char *const scenario_vars[] = { "BUILD", "SRC", "SHARE", "HOST", "RUN", "KSOCK_API", NULL };
 
 static const char *known_var(const char *name, void *ctx)
 {

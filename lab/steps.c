@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "errnames.h"
+#include "kapi.h"
 #include "lab-config.h"
 #include "steps.h"
 #include "util.h"
@@ -34,6 +35,9 @@ static const char *lookup(const char *name, void *ctx)
 		return rn->results;
 	if (!strcmp(name, "HOST"))
 		return rn->host;
+	/* the booted kernel's, from its BTF (api.json): a reviewed series' too */
+	if (!strcmp(name, "KSOCK_API"))
+		return rn->api_known ? kapi_ksock_name(rn->ksock) : "unknown";
 	return NULL;
 }
 

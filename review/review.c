@@ -58,6 +58,9 @@ static const char usage[] =
 "  --tests NAME,...  only these meson tests (default: kernel-suite, agent-guest\n"
 "                    and the suite scenarios; those that do not fit are SKIP)\n"
 "  --build-root DIR  where build-review-NAME is made (default: the source root)\n"
+"  --compare BASE_LOG  SERIES is then a review's test log: compare the two\n"
+"                    (a results dir's baseline.testlog.json and review.testlog.json)\n"
+"                    again, build and run nothing\n"
 "  --dry-run         check the arguments, say what would run, do nothing\n"
 "  -v, --help, --version\n"
 "A baseline is run in the same command unless its build holds results of\n"
@@ -67,7 +70,7 @@ static const char usage[] =
 "did (each named), 2 the series did not build or bad usage.\n";
 
 struct opts {
-	const char *series, *base, *name, *source, *netpoll, *tests, *build_root;
+	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare;
 	char config[4096];
 	bool dry;
 };
@@ -93,6 +96,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "netpoll", required_argument, NULL, 'p' },
 		{ "tests", required_argument, NULL, 't' },
 		{ "build-root", required_argument, NULL, 'B' },
+		{ "compare", required_argument, NULL, 'C' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -111,6 +115,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'p': o->netpoll = optarg; break;
 		case 't': o->tests = optarg; break;
 		case 'B': o->build_root = optarg; break;
+		case 'C': o->compare = optarg; break;
 		case 'n': o->dry = true; break;
 		case 'v': log_level = LOG_DEBUG; break;
 		case 'c':
@@ -461,6 +466,37 @@ static json_object *summary_json(const struct opts *o, const char *name, const c
 	return j;
 }
 
+/* --compare: two kept test logs, compared again; nothing built or run. */
+static int compare_only(const char *base, const char *review, bool dry)
+{
+	struct tl_log b = { 0 }, r = { 0 };
+	struct vd_report rep = { 0 };
+	char err[PATH_MAX + 256];
+	double boots;
+	int st;
+
+	if (tl_load(base, &b, err, sizeof(err)) || tl_load(review, &r, err, sizeof(err))) {
+		fprintf(stderr, PROG ": --compare: %s\n", err);
+		tl_free(&b);
+		tl_free(&r);
+		return CLI_EUSAGE;
+	}
+	if (dry) {
+		printf(PROG ": dry run: would compare %zu tests of %s with %s\n", r.n, review, base);
+		st = 0;
+	} else if (vd_compare_logs(&b, &r, &rep) || runs_compare(&b, &r, &rep, &boots)) {
+		st = REVIEW_NOBUILD;
+	} else {
+		vd_write_text(stdout, &rep);
+		printf("verdict: %s (%zu worse than the baseline)\n", rep.worse ? "WORSE" : "OK", rep.worse);
+		st = rep.worse ? REVIEW_WORSE : 0;
+	}
+	vd_free(&rep);
+	tl_free(&b);
+	tl_free(&r);
+	return st;
+}
+
 int main(int argc, char **argv)
 {
 	char bdir[PATH_MAX], series[PATH_MAX], source[PATH_MAX] = "", cfg[4096] = "", err[512];
@@ -479,6 +515,8 @@ int main(int argc, char **argv)
 	r = parse(argc, argv, &o);
 	if (r)
 		return r < 0 ? 0 : r;
+	if (o.compare)
+		return compare_only(o.compare, o.series, o.dry);
 	if (series_check(o.series, err, sizeof(err))) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return CLI_EUSAGE;

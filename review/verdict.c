@@ -69,12 +69,87 @@ static const struct tl_case *find_case(const struct tl_test *t, const char *id)
 	return NULL;
 }
 
+/*
+ * A case's name without what varies from run to run or kernel to kernel:
+ * "(...)" dropped, the release's -bpfwire-NAME made -bpfwire*, each number
+ * (decimal, hex, dotted) made '#'. "exited 0" and "exited 1" are one case.
+ */
+void vd_case_shape(const char *id, char *out, size_t len)
+{
+	size_t o = 0;
+	int depth = 0;
+
+	for (const char *p = id; *p && o + 2 < len; p++) {
+		if (*p == '(') {
+			depth++;
+			continue;
+		}
+		if (*p == ')' && depth) {
+			depth--;
+			continue;
+		}
+		if (depth)
+			continue;
+		if (!strncmp(p, "-bpfwire", 8)) {
+			const char *q = p + 8;
+
+			while (*q == '-' || (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9'))
+				q++;
+			o += snprintf(out + o, len - o, "-bpfwire*");
+			p = q - 1;
+			continue;
+		}
+		if (*p >= '0' && *p <= '9') {
+			while (p[1] == '.' || p[1] == 'x' || (p[1] >= '0' && p[1] <= '9') ||
+			       (p[1] >= 'a' && p[1] <= 'f'))
+				p++;
+			out[o++] = '#';
+			continue;
+		}
+		out[o++] = *p;
+	}
+	while (o && out[o - 1] == ' ')
+		o--;
+	out[o < len ? o : len - 1] = '\0';
+}
+
+/* The base case for rc: the same name, else the one unmatched case of the same shape. */
+static const struct tl_case *match_case(const struct tl_test *b, const struct tl_test *r,
+					const struct tl_case *rc, bool *used)
+{
+	char want[1024], shape[1024];
+
+	for (size_t i = 0; i < b->ncases; i++)
+		if (!strcmp(b->cases[i].id, rc->id)) {
+			used[i] = true;
+			return &b->cases[i];
+		}
+	/* only when the review has no case of that exact name either */
+	vd_case_shape(rc->id, want, sizeof(want));
+	for (size_t i = 0; i < b->ncases; i++) {
+		if (used[i] || find_case(r, b->cases[i].id))
+			continue;
+		vd_case_shape(b->cases[i].id, shape, sizeof(shape));
+		if (!strcmp(shape, want)) {
+			used[i] = true;
+			return &b->cases[i];
+		}
+	}
+	return NULL;
+}
+
 static int compare_cases(const struct tl_test *b, const struct tl_test *r, struct vd_report *rep)
 {
-	int err = 0;
+	bool *used = calloc(b->ncases + 1, sizeof(*used));
+	int err = used ? 0 : -ENOMEM;
 
+	/* exact names first, so a shape never takes a case that has its twin */
+	for (size_t i = 0; i < r->ncases && !err; i++)
+		for (size_t k = 0; k < b->ncases; k++)
+			if (!strcmp(b->cases[k].id, r->cases[i].id))
+				used[k] = true;
 	for (size_t i = 0; i < r->ncases && !err; i++) {
-		const struct tl_case *rc = &r->cases[i], *bc = find_case(b, rc->id);
+		const struct tl_case *rc = &r->cases[i], *bc = match_case(b, r, rc, used);
 		enum vd_mark m;
 
 		if (!bc)
@@ -89,9 +164,10 @@ static int compare_cases(const struct tl_test *b, const struct tl_test *r, struc
 	}
 	/* a case the baseline ran and the review did not: lost */
 	for (size_t i = 0; i < b->ncases && !err; i++)
-		if (!find_case(r, b->cases[i].id))
+		if (!used[i])
 			err = vd_add(rep, VD_CASE, VD_WORSE, r->name, b->cases[i].id,
 				     tl_rank_name(b->cases[i].rank), "(not run)", "");
+	free(used);
 	return err;
 }
 

@@ -46,6 +46,8 @@ int vd_compare_logs(const struct tl_log *base, const struct tl_log *review, stru
 int vd_add(struct vd_report *rep, enum vd_kind kind, enum vd_mark mark, const char *test,
 	   const char *what, const char *base, const char *review, const char *note);
 void vd_free(struct vd_report *rep);
+/* A case's name without its run-to-run values, for matching a renamed twin. */
+void vd_case_shape(const char *id, char *out, size_t len);
 const char *vd_kind_name(enum vd_kind k);
 const char *vd_mark_name(enum vd_mark m);
 

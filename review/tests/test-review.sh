@@ -9,7 +9,8 @@
 #   test-review.sh BPFWIRE_REVIEW MAKE_SERIES UP_BUILD
 #
 # 1. the v8 (the reserved check dropped): exit 1, and the worse items are
-#    exactly kernel-suite and its case "up ksock_create: reserved 1 -> EINVAL"
+#    exactly kernel-suite, its case "up ksock_create: reserved 1 -> EINVAL"
+#    and its case of kernel-tests' exit status
 # 2. the upstream series unchanged: exit 0, nothing worse
 # 3. a changed kfunc prototype: it builds, the API is unknown, the ksock
 #    cases are SKIP with that reason and bpf_ksock_send's prototype, as
@@ -34,8 +35,9 @@ review() {
 review v8
 t $([ "$st" = 1 ] && echo 0) "v8: exit 1 (got $st)"
 worse=$(jq -r '.items[] | select(.mark == "WORSE") | .kind + " " + .test + ": " + .what' "$json" 2>/dev/null | sort)
-want=$(printf '%s\n' "case kernel-suite: up ksock_create: reserved 1 -> EINVAL" "test kernel-suite: " | sort)
-t $([ "$worse" = "$want" ] && echo 0) "v8: exactly the reserved case and its test are worse"
+want=$(printf '%s\n' "case kernel-suite: up ksock_create: reserved 1 -> EINVAL" \
+	"case kernel-suite: guest: kernel-tests exited 1" "test kernel-suite: " | sort)
+t $([ "$worse" = "$want" ] && echo 0) "v8: exactly the reserved case, kernel-tests' status and their test are worse"
 [ "$worse" = "$want" ] || printf '# worse: %s\n' "$worse"
 t $(grep -q '^verdict: WORSE' "$tmp/v8.out" && echo 0) "v8: the verdict line says WORSE"
 

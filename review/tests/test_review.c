@@ -205,6 +205,19 @@ static void test_counts_and_series(void)
 	ASSERT_OK(series_name("/x/my series dir/", name, sizeof(name)), "name of a dir");
 	ASSERT_STREQ(name, "my_series_dir", "made safe");
 	ASSERT_NEQ(series_name_ok("../x"), 0, "no slash in a name");
+	{
+		char a[256], b[256];
+
+		vd_case_shape("guest: boots none 6.12.118-bpfwire-up (net.core.bpf_ksock_max, release)", a, sizeof(a));
+		vd_case_shape("guest: boots none 6.12.118-bpfwire-bench (net.core.bpf_ksock_max, release)", b, sizeof(b));
+		ASSERT_STREQ(a, b, "another release is the same case");
+		ASSERT_STREQ(a, "guest: boots none #-bpfwire*", "its shape");
+		vd_case_shape("ksig: a reinstall draws a new epoch (0x2a1d, 0x4723)", a, sizeof(a));
+		ASSERT_STREQ(a, "ksig: a reinstall draws a new epoch", "values in parentheses go");
+		vd_case_shape("guest: kernel-tests exited 1", a, sizeof(a));
+		vd_case_shape("guest: kernel-tests exited 0", b, sizeof(b));
+		ASSERT_STREQ(a, b, "an exit status is a value");
+	}
 	tap_case_end();
 }
 
