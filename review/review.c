@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -625,8 +627,17 @@ int main(int argc, char **argv)
 		return REVIEW_NOBUILD;
 	}
 
-	/* 3. the baseline: reused for this commit, else run now */
+	/* 3. the baseline: reused for this commit, else run now; one review
+	 * at a time per baseline, so that none reads another's half-run log */
 	t0 = now_s();
+	snprintf(p, sizeof(p), "%s/meson-logs/review-baseline.lock", base);
+	int blk = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (blk >= 0 && flock(blk, LOCK_EX | LOCK_NB)) {
+		pr_info("baseline: waiting for another review of %s", base);
+		while (flock(blk, LOCK_EX) && errno == EINTR)
+			;
+	}
 	base_reuse(base, commit, &blog);
 	missing = calloc(n + 1, sizeof(*missing));
 	for (int i = 0; i < n; i++)
@@ -654,6 +665,8 @@ int main(int argc, char **argv)
 		free(all);
 	}
 	ph.base = now_s() - t0;
+	if (blk >= 0)
+		close(blk);
 
 	/* 4. compare */
 	if (tl_rename_root(&rlog, bdir) || tl_rename_root(&blog, base) ||
