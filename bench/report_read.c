@@ -90,21 +90,6 @@ double bench_median(double *v, int n)
 	return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : NAN;
 }
 
-void read_text(const char *run, const char *name, char *buf, size_t len)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/hosts/sender/%s", run, name);
-	buf[0] = 0;
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = 0;
-	fclose(f);
-}
-
 /* RUN/NAME's first line, which bpfwire-bench wrote; dflt when there is none. */
 void read_run_file(const char *run, const char *name, const char *dflt, char *buf,
 		   size_t len)
@@ -120,6 +105,15 @@ void read_run_file(const char *run, const char *name, const char *dflt, char *bu
 	if (fgets(buf, (int)len, f))
 		buf[strcspn(buf, "\n")] = 0;
 	fclose(f);
+}
+
+/* RUN/hosts/sender/NAME's first line, or "" when there is none. */
+void read_text(const char *run, const char *name, char *buf, size_t len)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "hosts/sender/%s", name);
+	read_run_file(run, rel, "", buf, len);
 }
 
 /* The sender's counters for one run, from `bpfwire-agent status --json`. */
