@@ -27,6 +27,7 @@ int target_pid;
 int send_on;
 __u32 home_inum;	/* the netns the sends must leave in */
 __u32 xmit_spin;	/* bpf_loop rounds in dummy_xmit */
+int window_on;		/* hold target_pid's create after netpoll_setup() */
 /* Writable: the verifier takes a kfunc's memory argument as written to. */
 char payload[8] = "detach";
 
@@ -37,6 +38,9 @@ __u32 sends_ok, sends_nodev, sends_down, sends_other, sends_noctx;
 int last_send, other_send;
 __u64 max_send_ns;
 __u32 frames_home, frames_away, away_inum;
+int in_window;		/* a create waits after netpoll_setup() */
+int move_entered;	/* a netns move has started (RTNL held) */
+__u32 moves_in_window;
 
 SEC("syscall")
 int detach_create(void *ctx)
@@ -140,6 +144,40 @@ int BPF_PROG(detach_xmit, struct sk_buff *skb, struct net_device *dev)
 	}
 	if (xmit_spin)
 		bpf_loop(xmit_spin, spin_cb, NULL, 0);
+	return 0;
+}
+
+/*
+ * The window of fix 0010: netpoll_setup() has dropped RTNL, the create has
+ * not yet taken it again for its re-check. A create of target_pid waits
+ * here (bounded) until a netns move has started; the move holds RTNL and
+ * waits in synchronize_net() for this program to leave, so the re-check
+ * comes after the whole move, always.
+ */
+SEC("fentry/__dev_change_net_namespace")
+int BPF_PROG(detach_move_start, struct net_device *dev)
+{
+	if (in_window)
+		move_entered = 1;
+	return 0;
+}
+
+static long window_cb(__u64 i, void *ctx)
+{
+	return *(volatile int *)&move_entered ? 1 : 0;
+}
+
+SEC("fexit/netpoll_setup")
+int BPF_PROG(detach_window, struct netpoll *np, int ret)
+{
+	if (!window_on || ret || (bpf_get_current_pid_tgid() >> 32) != target_pid)
+		return 0;
+	move_entered = 0;
+	in_window = 1;
+	bpf_loop(1 << 23, window_cb, NULL, 0);
+	in_window = 0;
+	if (move_entered)
+		moves_in_window++;
 	return 0;
 }
 
