@@ -174,6 +174,7 @@ KT_TEST(77, test_netpoll_netns_move)
 	struct netns ns = NETNS_INIT;
 	struct mover m = { .nl = -1, .away = -1 };
 	int nl_away = -1, round, moved = 0, back_err = 0;
+	double t0 = now_s();
 	pthread_t th;
 
 	if (!kt_needs(KT_NEED_NETPOLL, name) || !tap_case_begin(name))
@@ -223,9 +224,10 @@ KT_TEST(77, test_netpoll_netns_move)
 			break;
 	}
 
-	printf("# %d rounds: %u moves in the window; creates %u ok, %u ENODEV, %u other; "
-	       "sends %u ok, %u ENODEV, %u ENETDOWN, %u no context; frames %u home, %u away\n",
-	       round, skel->bss->moves_in_window, skel->bss->creates_ok,
+	printf("# %d rounds in %.1f s: %u moves in the window; creates %u ok, %u ENODEV, "
+	       "%u other; sends %u ok, %u ENODEV, %u ENETDOWN, %u no context; "
+	       "frames %u home, %u away\n",
+	       round, now_s() - t0, skel->bss->moves_in_window, skel->bss->creates_ok,
 	       skel->bss->creates_nodev, skel->bss->creates_other, skel->bss->sends_ok,
 	       skel->bss->sends_nodev, skel->bss->sends_down, skel->bss->sends_noctx,
 	       skel->bss->frames_home, skel->bss->frames_away);
@@ -341,7 +343,7 @@ KT_TEST(79, test_netpoll_detach_senders)
 	struct netns ns = NETNS_INIT;
 	struct senders s = {};
 	pthread_t th[SENDERS];
-	double t0, del_s;
+	double t0, del_s, start = now_s();
 	int n = 0, i, del_rc, kmsg = -1;
 
 	if (!kt_needs(KT_NEED_NETPOLL, name))
@@ -380,9 +382,9 @@ KT_TEST(79, test_netpoll_detach_senders)
 	skel->bss->send_on = 0;
 
 	printf("# %d opens; sends %u ok, %u ENETDOWN, %u ENODEV, %u other; "
-	       "longest send %.3f ms (IRQs off); ip link del %.3f s\n",
+	       "longest send %.3f ms (IRQs off); ip link del %.3f s; case %.1f s\n",
 	       s.opens, skel->bss->sends_ok, skel->bss->sends_down, skel->bss->sends_nodev,
-	       skel->bss->sends_other, skel->bss->max_send_ns / 1e6, del_s);
+	       skel->bss->sends_other, skel->bss->max_send_ns / 1e6, del_s, now_s() - start);
 	ASSERT_EQ(n, SENDERS, "sender threads");
 	ASSERT_OK(del_rc, "ip link del " DUMMY_DEV);
 	ASSERT_LE(del_s, 5.0, "ip link del seconds");
