@@ -2,8 +2,8 @@
 /*
  * Bad input, one case each with its exact errno: ksock_create, ksock_bind,
  * ksock_connect and ksock_send (with patch 0004's sndbuf), bpf_ksock_max=0,
- * and netpoll_create. User space fills the opts in the probes' .bss and
- * reads the errno back.
+ * and netpoll_create (and its CAP_NET_ADMIN check). User space fills the
+ * opts in the probes' .bss and reads the errno back.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
@@ -379,19 +380,30 @@ struct netpoll_case {
 	int pass;
 	__u8 reserved, ipv6;
 	int expected;
+	bool no_net_admin;	/* run the probe in a child without CAP_NET_ADMIN */
+	const char *todo;	/* the seed bug this case shows, if any */
 };
 
+#define NETPOLL_CAP_BUG "seed bug: bpf_netpoll_create asks no capability; with CAP_BPF " \
+	"alone it opens a down device and sends past netfilter (fixed by 0012)"
+#define NETPOLL_ENOTSUPP_BUG "seed bug: netpoll_setup's kernel-internal ENOTSUPP (524) " \
+	"reaches the program (fixed by 0013)"
+
 static const struct netpoll_case netpoll_cases[] = {
-	{ "netpoll_create: dummy0 (control) -> ok", "dummy0", PASS_OPTS, 0, 0, 0 },
-	{ "netpoll_create: opts NULL -> EINVAL", "dummy0", PASS_NULL, 0, 0, -EINVAL },
-	{ "netpoll_create: opts__sz too short -> EINVAL", "dummy0", PASS_SHORT, 0, 0, -EINVAL },
-	{ "netpoll_create: opts__sz too long -> EINVAL", "dummy0", PASS_LONG, 0, 0, -EINVAL },
-	{ "netpoll_create: reserved=1 -> EINVAL", "dummy0", PASS_OPTS, 1, 0, -EINVAL },
-	{ "netpoll_create: unknown device -> ENODEV", "kt-nosuchdev", PASS_OPTS, 0, 0, -ENODEV },
-	{ "netpoll_create: empty device name -> ENODEV", "", PASS_OPTS, 0, 0, -ENODEV },
-	{ "netpoll_create: device without IPv4 address -> EDESTADDRREQ", "dummy1", PASS_OPTS, 0, 0, -EDESTADDRREQ },
-	{ "netpoll_create: device without IPv6 address -> EDESTADDRREQ", "dummy1", PASS_OPTS, 0, 1, -EDESTADDRREQ },
-	{ "netpoll_create: veth (IFF_DISABLE_NETPOLL) -> ENOTSUPP", "veth0", PASS_OPTS, 0, 0, -ENOTSUPP },
+	{ "netpoll_create: dummy0 (control) -> ok", "dummy0", PASS_OPTS, 0, 0, 0, false, NULL },
+	{ "netpoll_create: opts NULL -> EINVAL", "dummy0", PASS_NULL, 0, 0, -EINVAL, false, NULL },
+	{ "netpoll_create: opts__sz too short -> EINVAL", "dummy0", PASS_SHORT, 0, 0, -EINVAL, false, NULL },
+	{ "netpoll_create: opts__sz too long -> EINVAL", "dummy0", PASS_LONG, 0, 0, -EINVAL, false, NULL },
+	{ "netpoll_create: reserved=1 -> EINVAL", "dummy0", PASS_OPTS, 1, 0, -EINVAL, false, NULL },
+	{ "netpoll_create: unknown device -> ENODEV", "kt-nosuchdev", PASS_OPTS, 0, 0, -ENODEV, false, NULL },
+	{ "netpoll_create: empty device name -> ENODEV", "", PASS_OPTS, 0, 0, -ENODEV, false, NULL },
+	{ "netpoll_create: device without IPv4 address -> EDESTADDRREQ", "dummy1", PASS_OPTS, 0, 0, -EDESTADDRREQ, false, NULL },
+	{ "netpoll_create: device without IPv6 address -> EDESTADDRREQ", "dummy1", PASS_OPTS, 0, 1, -EDESTADDRREQ, false, NULL },
+	{ "netpoll_create: veth (IFF_DISABLE_NETPOLL) -> EOPNOTSUPP, not the internal ENOTSUPP",
+	  "veth0", PASS_OPTS, 0, 0, -EOPNOTSUPP, false, NETPOLL_ENOTSUPP_BUG },
+	/* dummy2 is down: netpoll_setup() would open it. */
+	{ "netpoll_create: without CAP_NET_ADMIN -> EPERM, the down device stays down",
+	  "dummy2", PASS_OPTS, 0, 0, -EPERM, true, NETPOLL_CAP_BUG },
 };
 
 static bool netpoll_input_env(struct netns *ns)
@@ -407,7 +419,25 @@ static bool netpoll_input_env(struct netns *ns)
 	       !sh(IP " link add veth0 type veth peer name veth1") &&
 	       !sh(IP " addr add 198.51.100.1/24 dev veth0") &&
 	       !sh(IP " link set veth1 up") &&
-	       !sh(IP " link set veth0 up");
+	       !sh(IP " link set veth0 up") &&
+	       !sh(IP " link add dummy2 type dummy") &&
+	       !sh(IP " addr add 203.0.113.1/24 dev dummy2");
+}
+
+/* IFF_UP of a device of the current netns; -1 when it cannot be read. */
+static int link_is_up(const char *dev)
+{
+	struct ifreq ifr = {};
+	int fd, up = -1;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	if (!ioctl(fd, SIOCGIFFLAGS, &ifr))
+		up = !!(ifr.ifr_flags & IFF_UP);
+	close(fd);
+	return up;
 }
 
 static void netpoll_case(struct netpoll_input *skel, const struct netpoll_case *c)
@@ -427,10 +457,20 @@ static void netpoll_case(struct netpoll_input *skel, const struct netpoll_case *
 	skel->bss->opts.reserved = c->reserved;
 	skel->bss->pass = c->pass;
 	skel->data->create_err = 1;
-	if (!ASSERT_OK(run_prog(skel->progs.netpoll_create_probe, &ret), "probe run"))
+	if (c->todo)
+		kt_todo_on_seed(c->todo);
+	if (c->no_net_admin) {
+		if (!ASSERT_OK(run_prog_without_cap(skel->progs.netpoll_create_probe,
+						    CAP_NET_ADMIN, NULL),
+			       "probe run without CAP_NET_ADMIN"))
+			return;
+	} else if (!ASSERT_OK(run_prog(skel->progs.netpoll_create_probe, &ret), "probe run")) {
 		return;
+	}
 	ASSERT_EQ(skel->data->create_err, c->expected, "bpf_netpoll_create err");
 	ASSERT_EQ(skel->bss->created, c->expected == 0, "context returned");
+	if (c->no_net_admin)
+		ASSERT_EQ(link_is_up(c->dev), 0, "device still down");
 }
 
 /* The shared environment is asserted inside the first case that runs. */
@@ -457,7 +497,7 @@ KT_TEST(52, test_netpoll_input)
 			if (!ASSERT_OK_PTR(skel, "skel open_and_load"))
 				goto end;
 			env_ok = netpoll_input_env(&ns);
-			if (!ASSERT_TRUE(env_ok, "netns with dummy0, dummy1, veth0"))
+			if (!ASSERT_TRUE(env_ok, "netns with dummy0, dummy1, veth0, dummy2"))
 				goto end;
 		}
 		if (!env_ok) {

@@ -281,9 +281,10 @@ out:
 }
 
 /* Fix 0007: a send to a device that is down is dropped by netpoll; the
- * seed's port returned 0 for it. And netpoll checks no MTU. */
-static void netpoll_send_case(const char *name, const char *before_send, __u32 len,
-			      int expected, __u32 xmit_len, const char *todo)
+ * seed's port returned 0 for it. Fix 0013: netpoll checks no MTU, and its
+ * skb pool is sized for IPv4 headers. */
+static void netpoll_send_case(const char *name, bool ipv6, const char *before_send,
+			      __u32 len, int expected, __u32 xmit_len, const char *todo)
 {
 	struct netpoll_sanity *skel;
 	struct netns ns = NETNS_INIT;
@@ -292,7 +293,7 @@ static void netpoll_send_case(const char *name, const char *before_send, __u32 l
 		return;
 	if (todo)
 		kt_todo_on_seed(todo);
-	skel = netpoll_send_once(&ns, false, len, before_send);
+	skel = netpoll_send_once(&ns, ipv6, len, before_send);
 	if (skel) {
 		ASSERT_EQ(skel->bss->send_status, expected, "netpoll_send_udp status");
 		ASSERT_EQ(skel->bss->xmit_udp_len, xmit_len, "dummy_xmit UDP length");
@@ -302,14 +303,38 @@ static void netpoll_send_case(const char *name, const char *before_send, __u32 l
 	tap_case_end();
 }
 
+#define NETPOLL_SIZE_BUG "seed bug: netpoll_send_udp checks neither the MTU nor, over IPv6, " \
+	"the room of netpoll's IPv4-sized skb pool (fixed by 0013)"
+
 KT_TEST(56, test_netpoll_send_down)
 {
 	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_send_udp: device down, and over the MTU"))
 		return;
-	netpoll_send_case("netpoll_send_udp: device down -> ENETDOWN",
+	netpoll_send_case("netpoll_send_udp: device down -> ENETDOWN", false,
 			  IP " link set " DUMMY_DEV " down", 64, -ENETDOWN, 0,
 			  "seed bug: netpoll_send_udp returns void on 6.12, so a dropped "
 			  "send reports 0 (fixed by 0007)");
-	netpoll_send_case("netpoll_send_udp: 1000 bytes over MTU 576 -> 0, sent unfragmented",
-			  IP " link set " DUMMY_DEV " mtu 576", 1000, 0, 8 + 1000, NULL);
+	netpoll_send_case("netpoll_send_udp: 1000 bytes over MTU 576 -> EMSGSIZE", false,
+			  IP " link set " DUMMY_DEV " mtu 576", 1000, -EMSGSIZE, 0,
+			  NETPOLL_SIZE_BUG);
+}
+
+/*
+ * Fix 0013, at the edges: over IPv6 the 1460-byte limit is 20 bytes more
+ * than netpoll's pool skbs are sized for (IPv4 headers), so 1440 is the
+ * most; under MTU 1280, 1252 bytes over IPv4 (1280 - 20 - 8).
+ */
+KT_TEST(85, test_netpoll_send_fit)
+{
+	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_send_udp: the largest datagram that fits"))
+		return;
+	netpoll_send_case("netpoll_send_udp: IPv6, 1440-byte payload (the most that fits) -> sent",
+			  true, NULL, 1440, 0, 8 + 1440, NULL);
+	netpoll_send_case("netpoll_send_udp: IPv6, 1441-byte payload -> EMSGSIZE",
+			  true, NULL, 1441, -EMSGSIZE, 0, NETPOLL_SIZE_BUG);
+	netpoll_send_case("netpoll_send_udp: MTU 1280, 1252-byte payload (the most that fits) -> sent",
+			  false, IP " link set " DUMMY_DEV " mtu 1280", 1252, 0, 8 + 1252, NULL);
+	netpoll_send_case("netpoll_send_udp: MTU 1280, 1253-byte payload -> EMSGSIZE",
+			  false, IP " link set " DUMMY_DEV " mtu 1280", 1253, -EMSGSIZE, 0,
+			  NETPOLL_SIZE_BUG);
 }
