@@ -334,6 +334,23 @@ KT_TEST(74, test_ksock_sndbuf_checks)
 		}
 		tap_case_end();
 	}
+	/* Issue 33: where the bypass really was. */
+	if (tap_case_begin("ksock_create: sndbuf through a nested bpf_sys_bpf() test run "
+			   "without CAP_NET_ADMIN -> EPERM")) {
+		kt_todo_on_seed("seed bug: 0004's SO_SNDBUFFORCE check is sockopt_capable(), true in "
+				"a nested bpf_sys_bpf() test run (fixed by 0008)");
+		if (ASSERT_TRUE(ok, "LSM programs attached")) {
+			struct hold_args a = { .slot = 3, .sndbuf = 65536 };
+
+			skel->bss->nested_prog_fd = bpf_program__fd(skel->progs.hold_one);
+			err = run_prog_ctx_without_cap(skel->progs.hold_one_nested, &a, sizeof(a),
+						       CAP_NET_ADMIN, NULL);
+			ASSERT_EQ(err, -EPERM, "bpf_ksock_create err (the inner program's return)");
+			map_clear_slot(skel->maps.held, 3);
+			quota_settles(0, "netns counter");
+		}
+		tap_case_end();
+	}
 	ksock_lsm__destroy(skel);
 	netns_leave(&ns);
 }

@@ -225,4 +225,100 @@ int ksock_create_release(void *ctx)
 	return 0;
 }
 
+/*
+ * Fix 0014: bind, connect and send take the ksock as a trusted argument
+ * (KF_TRUSTED_ARGS, bpf-next's default). Without it 6.12 accepts create's
+ * result before its NULL test, and a failed create would oops in the
+ * kfunc. A walked or untrusted struct bpf_ksock * does not exist on 6.12
+ * (no kernel struct has one; a kptr read outside RCU is PTR_UNTRUSTED,
+ * refused either way): a maybe-NULL one is what the flag adds.
+ */
+#define TRUSTED_ARGS_BUG "seed bug: bind, connect and send lack KF_TRUSTED_ARGS on 6.12 (fixed by 0014)"
+
+SEC("syscall")
+__failure __todo_on_seed(TRUSTED_ARGS_BUG)
+__msg("Possibly NULL pointer passed to trusted arg0")
+int ksock_bind_maybe_null(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock_addr_opts a = { .family = AF_INET };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	err = bpf_ksock_bind(ks, &a, sizeof(a));
+	if (ks)
+		bpf_ksock_release(ks);
+	return err;
+}
+
+SEC("syscall")
+__failure __todo_on_seed(TRUSTED_ARGS_BUG)
+__msg("Possibly NULL pointer passed to trusted arg0")
+int ksock_connect_maybe_null(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock_addr_opts a = { .family = AF_INET, .port = 9 };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	err = bpf_ksock_connect(ks, &a, sizeof(a));
+	if (ks)
+		bpf_ksock_release(ks);
+	return err;
+}
+
+SEC("syscall")
+__failure __todo_on_seed(TRUSTED_ARGS_BUG)
+__msg("Possibly NULL pointer passed to trusted arg0")
+int ksock_send_maybe_null(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	err = bpf_ksock_send(ks, buf, sizeof(buf));
+	if (ks)
+		bpf_ksock_release(ks);
+	return err;
+}
+
+/* NULL opts: the kfuncs' run-time -EINVAL before 0014, refused at load
+ * since, as on bpf-next. */
+SEC("syscall")
+__failure __todo_on_seed(TRUSTED_ARGS_BUG)
+__msg("Possibly NULL pointer passed to trusted arg1")
+int ksock_bind_null_opts(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	err = bpf_ksock_bind(ks, NULL, 0);
+	bpf_ksock_release(ks);
+	return err;
+}
+
+SEC("syscall")
+__failure __todo_on_seed(TRUSTED_ARGS_BUG)
+__msg("Possibly NULL pointer passed to trusted arg1")
+int ksock_connect_null_opts(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	err = bpf_ksock_connect(ks, NULL, 0);
+	bpf_ksock_release(ks);
+	return err;
+}
+
 char __license[] SEC("license") = "GPL";
