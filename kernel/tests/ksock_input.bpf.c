@@ -119,9 +119,8 @@ int addr_probe(void *ctx)
 		return 0;
 
 	if (addr_op == OP_BIND) {
-		if (addr_pass == PASS_NULL)
-			err = bpf_ksock_bind(ks, NULL, 0);
-		else if (addr_pass == PASS_SHORT)
+		/* NULL opts: a verifier refusal since fix 0014 (verifier_refuse.bpf.c). */
+		if (addr_pass == PASS_SHORT)
 			err = bpf_ksock_bind(ks, &a, sizeof(a) - 1);
 		else if (addr_pass == PASS_LONG) {
 			__builtin_memcpy(big, &a, sizeof(a));
@@ -131,9 +130,7 @@ int addr_probe(void *ctx)
 		if (!err && addr_twice)
 			err = bpf_ksock_bind(ks, &a, sizeof(a));
 	} else {
-		if (addr_pass == PASS_NULL)
-			err = bpf_ksock_connect(ks, NULL, 0);
-		else if (addr_pass == PASS_SHORT)
+		if (addr_pass == PASS_SHORT)
 			err = bpf_ksock_connect(ks, &a, sizeof(a) - 1);
 		else if (addr_pass == PASS_LONG) {
 			__builtin_memcpy(big, &a, sizeof(a));

@@ -7,6 +7,8 @@
  *   CAP_NET_ADMIN must not have made a socket (fix 0008);
  * - socket_setsockopt(SOL_SOCKET, SO_SNDBUFFORCE) refused: the sndbuf of
  *   bpf_ksock_create passes the LSM (fix 0008);
+ * - hold_one test-run from another SYSCALL program through bpf_sys_bpf(),
+ *   which 6.12 refuses (issue 33's premise for fix 0008);
  * - lsm.s/socket_bind sends through the map's ksock: the main case of the
  *   upstream version;
  * - lsm.s/file_open sends through the map's ksock while user space
@@ -87,6 +89,32 @@ int hold_one(struct hold_args *args)
 	if (old)
 		bpf_ksock_release(old);
 	return 0;
+}
+
+/* hold_one's fd, for hold_one_nested; what the helper and hold_one returned */
+int nested_prog_fd;
+int nested_err = 1;
+int nested_ret = 1;
+
+/*
+ * Asks bpf_sys_bpf(BPF_PROG_TEST_RUN) to run hold_one, as kern_sys_bpf()
+ * does for the in-kernel light skeleton loader, with current->bpf_ctx set.
+ * Returns hold_one's return, or the helper's error.
+ */
+SEC("syscall")
+int hold_one_nested(struct hold_args *args)
+{
+	struct hold_args inner = { .slot = args->slot, .sndbuf = args->sndbuf };
+	union bpf_attr attr = {};
+	int err;
+
+	attr.test.prog_fd = nested_prog_fd;
+	attr.test.ctx_in = (__u64)(unsigned long)&inner;
+	attr.test.ctx_size_in = sizeof(inner);
+	err = bpf_sys_bpf(BPF_PROG_TEST_RUN, &attr, sizeof(attr));
+	nested_err = err;
+	nested_ret = attr.test.retval;
+	return err ?: (int)attr.test.retval;
 }
 
 SEC("lsm/socket_create")

@@ -334,6 +334,35 @@ KT_TEST(74, test_ksock_sndbuf_checks)
 		}
 		tap_case_end();
 	}
+	/*
+	 * Issue 33 took a nested test run through bpf_sys_bpf() for the way a
+	 * SYSCALL program runs with current->bpf_ctx set, which makes
+	 * SO_SNDBUFFORCE's sockopt_capable() true without CAP_NET_ADMIN. 6.12's
+	 * helper refuses BPF_PROG_TEST_RUN: only kern_sys_bpf(), kernel code,
+	 * runs one. This pins that down; a kernel that allowed it would fail
+	 * here, and 0008's capable() would be what refuses.
+	 */
+	if (tap_case_begin("bpf_sys_bpf(BPF_PROG_TEST_RUN) from a SYSCALL program -> EINVAL, "
+			   "so no ksock_create runs with current->bpf_ctx set")) {
+		if (!skel) {	/* the cases above filtered out */
+			skel = lsm_open(&ns);
+			ok = skel != NULL;
+		}
+		if (ASSERT_TRUE(ok, "LSM programs attached")) {
+			struct hold_args a = { .slot = 3, .sndbuf = 65536 };
+			/* On the seed, the LSM case above left its socket. */
+			int before = quota_count();
+
+			skel->bss->nested_prog_fd = bpf_program__fd(skel->progs.hold_one);
+			err = run_prog_ctx_without_cap(skel->progs.hold_one_nested, &a, sizeof(a),
+						       CAP_NET_ADMIN, NULL);
+			ASSERT_EQ(skel->data->nested_err, -EINVAL, "bpf_sys_bpf(BPF_PROG_TEST_RUN)");
+			ASSERT_EQ(err, -EINVAL, "hold_one_nested's return");
+			map_clear_slot(skel->maps.held, 3);
+			quota_settles(before, "netns counter: no socket made");
+		}
+		tap_case_end();
+	}
 	ksock_lsm__destroy(skel);
 	netns_leave(&ns);
 }

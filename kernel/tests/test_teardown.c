@@ -17,6 +17,7 @@
 #include "kt.h"
 #include "netns_watch.bpf.skel.h"
 #include "ksock_lsm.bpf.skel.h"
+#include "ksock_netexit.bpf.skel.h"
 #include "netpoll_sanity.bpf.skel.h"
 
 /*
@@ -121,6 +122,59 @@ KT_TEST(57, test_ksock_netns_teardown)
 out:
 	ksock_lsm__destroy(skel);
 	netns_watch__destroy(w);
+	tap_case_end();
+}
+
+/*
+ * Fix 0015: ksock's pernet exit runs for a netns once the map's ksock that
+ * held it is released, and finds its quota count at 0 (a count left there
+ * would be a WARN, a splat of the console scan). Before 0015 there is no
+ * exit hook: the fentry does not load.
+ */
+KT_TEST(59, test_ksock_netns_exit_quota)
+{
+	struct ksock_netexit *x = NULL;
+	struct netns_watch *w = NULL;
+	struct ksock_lsm *skel = NULL;
+	__u32 inum;
+	int ret = -1;
+
+	if (!kt_needs(KT_NEED_SEED, "ksock: the quota count at the pernet exit (seed setup)"))
+		return;
+
+	if (!tap_case_begin("ksock: a netns held by a map's ksock exits, once released, "
+			    "with its quota count at 0"))
+		return;
+	kt_todo_on_seed("seed bug: ksock's pernet operations have no .exit to check the "
+			"quota count (fixed by 0015)");
+	x = ksock_netexit__open();
+	if (!ASSERT_OK_PTR(x, "ksock_netexit open") ||
+	    !ASSERT_OK(ksock_netexit__load(x), "load fentry/bpf_ksock_net_exit (ksock's pernet .exit)"))
+		goto out;
+	if (!ASSERT_OK(run_prog(x->progs.net_id_lookup, &ret), "run net_id_lookup") ||
+	    !ASSERT_OK(x->data->id_err, "bpf_ksock_net_id looked up") ||
+	    !ASSERT_OK(ksock_netexit__attach(x), "attach fentry/bpf_ksock_net_exit"))
+		goto out;
+	w = watch_open();
+	skel = ksock_lsm__open_and_load();
+	if (!w || !ASSERT_OK_PTR(skel, "ksock_lsm open_and_load"))
+		goto out;
+	inum = netns_child(w, ksock_child_setup, skel);
+	if (!ASSERT_NEQ(inum, 0, "child netns with a ksock"))
+		goto out;
+	x->bss->watch_inum = inum;
+	ASSERT_EQ(x->bss->exit_calls, 0, "no exit while the map's ksock holds the netns");
+	ksock_lsm__destroy(skel);
+	skel = NULL;
+	if (!ASSERT_TRUE(netns_gone_within(w, 5000), "netns gone within 5 s of the map's release"))
+		goto out;
+	ASSERT_EQ(x->bss->exit_calls, 1, "bpf_ksock_net_exit calls for that netns");
+	ASSERT_OK(x->data->exit_err, "quota count read at the exit");
+	ASSERT_EQ(x->data->exit_count, 0, "quota count at the exit");
+out:
+	ksock_lsm__destroy(skel);
+	netns_watch__destroy(w);
+	ksock_netexit__destroy(x);
 	tap_case_end();
 }
 

@@ -74,6 +74,7 @@ static bool log_has(const char *prog, const char *log, const char *expected, int
 
 struct expect {
 	const char *prog;
+	const char *todo_on_seed;
 	bool failure, success, has_retval, caps_bpf_only;
 	int retval;
 	const char *msgs[4];
@@ -108,6 +109,8 @@ static void read_tags(struct bpf_object *obj, const char *func,
 			e->success = true;
 		else if (!strncmp(tag, "comment:test_expect_msg=", 24) && e->nmsgs < 4)
 			e->msgs[e->nmsgs++] = tag + 24;
+		else if (!strncmp(tag, "comment:test_todo_on_seed=", 26))
+			e->todo_on_seed = tag + 26;
 		else if (!strcmp(tag, "comment:test_caps=bpf"))
 			e->caps_bpf_only = true;
 		else if (!strncmp(tag, "comment:test_retval=", 20)) {
@@ -184,6 +187,8 @@ static void verifier_case(const char *name, skel_open_fn open_fn,
 			target = p;
 	}
 	read_tags(skel_obj(skel), name, &e);
+	if (e.todo_on_seed)
+		kt_todo_on_seed(e.todo_on_seed);
 	if (!ASSERT_TRUE(e.failure != e.success, "one of __success/__failure tagged"))
 		goto out;
 	vlog[0] = '\0';

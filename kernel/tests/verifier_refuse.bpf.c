@@ -10,6 +10,20 @@
 
 char buf[16];
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct bpf_ksock_addr_opts);
+	__uint(max_entries, 1);
+} addr_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, char[16]);
+	__uint(max_entries, 1);
+} data_map SEC(".maps");
+
 SEC("lsm.s/file_open")
 __failure __msg("calling kernel function bpf_ksock_create is not allowed")
 int BPF_PROG(lsm_ksock_create, struct file *file)
@@ -223,6 +237,114 @@ int ksock_create_release(void *ctx)
 		return err;
 	bpf_ksock_release(ks);
 	return 0;
+}
+
+/*
+ * Fix 0014: bind, connect and send take trusted arguments (KF_TRUSTED_ARGS,
+ * bpf-next's default). On 6.12 without it, NULL or maybe-NULL opts and
+ * data reach the kfuncs, where bpf-next refuses them at load: bind and
+ * connect return -EINVAL, send copies from the pointer.
+ * The ksock pointer itself is checked either way: a maybe-NULL or
+ * untrusted one fails the argument's type check, an RCU one is refused as
+ * a sleepable call under bpf_rcu_read_lock(), and no kernel struct has a
+ * struct bpf_ksock * to walk to.
+ */
+#define TRUSTED_ARGS_BUG "seed bug: bind, connect and send lack KF_TRUSTED_ARGS on 6.12 (fixed by 0014)"
+
+SEC("syscall")
+__failure __todo_on_seed(TRUSTED_ARGS_BUG)
+__msg("Possibly NULL pointer passed to trusted arg1")
+int ksock_bind_null_opts(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	err = bpf_ksock_bind(ks, NULL, 0);
+	bpf_ksock_release(ks);
+	return err;
+}
+
+SEC("syscall")
+__failure __todo_on_seed(TRUSTED_ARGS_BUG)
+__msg("Possibly NULL pointer passed to trusted arg1")
+int ksock_connect_null_opts(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	err = bpf_ksock_connect(ks, NULL, 0);
+	bpf_ksock_release(ks);
+	return err;
+}
+
+SEC("syscall")
+__failure __todo_on_seed(TRUSTED_ARGS_BUG)
+__msg("Possibly NULL pointer passed to trusted arg1")
+int ksock_send_null_data(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	err = bpf_ksock_send(ks, NULL, 0);
+	bpf_ksock_release(ks);
+	return err;
+}
+
+/*
+ * data from a map lookup, not tested for NULL: without the flag it loads,
+ * and a missed lookup would have kernel_sendmsg() copy 16 bytes from NULL.
+ */
+SEC("syscall")
+__failure __todo_on_seed(TRUSTED_ARGS_BUG)
+__msg("Possibly NULL pointer passed to trusted arg1")
+int ksock_send_maybe_null_data(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	__u32 key = 0;
+	char *d;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	d = bpf_map_lookup_elem(&data_map, &key);
+	err = bpf_ksock_send(ks, d, 16);
+	bpf_ksock_release(ks);
+	return err;
+}
+
+/* opts from a map lookup, not tested for NULL */
+SEC("syscall")
+__failure __todo_on_seed(TRUSTED_ARGS_BUG)
+__msg("Possibly NULL pointer passed to trusted arg1")
+int ksock_connect_maybe_null_opts(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock_addr_opts *a;
+	struct bpf_ksock *ks;
+	__u32 key = 0;
+	int err = 0;
+
+	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	a = bpf_map_lookup_elem(&addr_map, &key);
+	err = bpf_ksock_connect(ks, a, sizeof(*a));
+	bpf_ksock_release(ks);
+	return err;
 }
 
 char __license[] SEC("license") = "GPL";
