@@ -5,11 +5,16 @@
 # sparse's warnings named, and the script must exit 1. Only net/socket.o
 # is built, twice (~20 s).
 #
-#   test-check-warnings.sh CHECK_WARNINGS BAIT SRC OBJ
+#   test-check-warnings.sh CHECK_WARNINGS BAIT SRC OBJ [OPTION...]
+#
+# OPTIONs go to check-warnings.sh (--scratch DIR for a build tree that is
+# only read).
 . "$(dirname "$(realpath "$0")")/../../lab/tests/tap.sh"
-[ $# -eq 4 ] || { echo "Bail out! usage: test-check-warnings.sh CHECK_WARNINGS BAIT SRC OBJ"; exit 1; }
+[ $# -ge 4 ] || { echo "Bail out! usage: test-check-warnings.sh CHECK_WARNINGS BAIT SRC OBJ [OPTION...]"; exit 1; }
+check=$1 bait=$2 src=$3 obj=$4
+shift 4
 tap_tmpdir
-"$1" --patch "$2" --only net/socket.o "$3" "$4" >"$tmp/out" 2>&1
+"$check" --patch "$bait" --only net/socket.o "$@" "$src" "$obj" >"$tmp/out" 2>&1
 rc=$?
 sed 's/^/# | /' "$tmp/out"
 t "$([ "$rc" = 1 ]; echo $?)" "with the bait, check-warnings.sh exits 1 (got $rc)"
