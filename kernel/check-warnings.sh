@@ -10,12 +10,12 @@
 #
 # Cheap, and the build is only read: the file list is the diff of the
 # built tree (SRC's HEAD) against its `pristine` tag, i.e. the series as
-# build.sh applied it. Each side gets a symlink farm of SRC (real
-# directories, a link per file) in which the touched files are real: for
-# the unpatched side the pristine versions (the added ones removed), and a
-# copy of OBJ without its kernel objects (the configuration, generated
-# headers and host tools, so nothing but the checked objects is
-# compiled). The two sides build at once, one make each.
+# build.sh applied it. Each side gets a symlink farm of SRC in which the
+# touched files can be real: for the unpatched side the pristine versions
+# (the added ones removed), and a copy of OBJ without its kernel objects
+# (the configuration, generated headers and host tools, so nothing but
+# the checked objects is compiled). The two sides build at once, one make
+# each.
 #
 #   check-warnings.sh [--patch FILE] [--only OBJ.o]... [--scratch DIR] SRC OBJ
 #
@@ -71,10 +71,28 @@ done <"$scratch/changed"
 [ ${#objects[@]} -gt 0 ] || bail "the series adds or modifies no .c file that this configuration builds"
 echo "# $(wc -l <"$scratch/changed") files changed by the series (pristine..HEAD of $src); ${#objects[@]} objects to check: ${objects[*]}"
 
-# farm DIR: a tree of real directories with a symlink per file of SRC
-# (its top-level dotfiles and .git left out: kbuild needs neither).
+# farm DIR PATH...: DIR mirrors SRC with symlinks, except that every
+# directory on the way to a PATH is real (its other entries links), so a
+# PATH can be made a real file there. A few hundred links, not SRC's 90k
+# files. What is reached through ".." from inside a linked directory is
+# SRC's own; kernel sources name their headers from the include paths.
 farm() {
-	mkdir -p "$1" && cp -as "$src"/* "$1/"
+	local dst=$1 d e links
+	local -A real=()
+	shift
+	for d in $(printf '%s\n' "$@" | awk '{ n = split($0, p, "/"); d = "."; print d
+		for (i = 1; i < n; i++) { d = d "/" p[i]; print d } }' | sort -u); do
+		real[$d]=1
+	done
+	for d in "${!real[@]}"; do
+		mkdir -p "$dst/$d" || return 1
+		links=()
+		for e in "$src/$d"/* "$src/$d"/.[!.]*; do
+			[ -e "$e" ] || [ -L "$e" ] || continue
+			[ -z "${real[$d/${e##*/}]:-}" ] && [ "$d/${e##*/}" != ./.git ] && links+=("$e")
+		done
+		[ ${#links[@]} -eq 0 ] || ln -s "${links[@]}" "$dst/$d/" || return 1
+	done
 }
 # real DIR PATH [REV]: PATH in DIR becomes a real file (REV's content, or
 # SRC's), so that what is written there never reaches SRC.
@@ -92,9 +110,12 @@ objcopy() {
 		tar -C "$1" -xf - && tar -C "$obj" -cf - ./scripts ./tools | tar -C "$1" -xf -
 }
 base=$scratch/base patched=$scratch/patched
+touched=$(cut -f2 "$scratch/changed")
+[ -z "$bait" ] || touched="$touched $(grep '^+++ b/' "$bait" | sed 's|^+++ b/||')"
 for side in base patched; do
 	d=$scratch/$side
-	{ farm "$d/src" && objcopy "$d/obj"; } || bail "could not make the $side side's scratch trees in $scratch"
+	# shellcheck disable=SC2086 # paths of a kernel tree: no blanks
+	{ farm "$d/src" $touched && objcopy "$d/obj"; } || bail "could not make the $side side's scratch trees in $scratch"
 done
 while IFS=$'\t' read -r st f; do
 	case "$st" in
