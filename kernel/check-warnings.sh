@@ -166,7 +166,10 @@ t2=$(date +%s)
 # to the object whose kbuild line (CC, CHECK, ...) came last.
 warnings() {
 	local d=$scratch/$1
-	sed -e "s#$d/src/##g; s#$d/obj/##g" "$d/make.log" | awk -v list="${objects[*]}" '
+	# ccache replays a hit's stderr as the compile that filled it printed
+	# it, with that run's scratch directory in the paths: any run's goes.
+	sed -E -e "s#$d/(src|obj)/##g" \
+		-e 's#[^ :]*/check-warnings\.[A-Za-z0-9]{6}/(base|patched)/(src|obj)/##g' "$d/make.log" | awk -v list="${objects[*]}" '
 		BEGIN { n = split(list, o, " "); for (i = 1; i <= n; i++) want[o[i]] = 1 }
 		/^  [A-Z][A-Z0-9_]* +[^ ]/ {
 			p = $2; sub(/\.[a-z]+$/, ".o", p); cur = (p in want) ? p : ""; next
