@@ -142,6 +142,13 @@ unsigned kseries_of_release(const char *rel)
 	return 0;
 }
 
+int kseries_boot_timeout(const char *rel, int timeout_s)
+{
+	if (strstr(rel, "-kasan-bpfwire") && timeout_s < KSERIES_KASAN_BOOT_S)
+		return KSERIES_KASAN_BOOT_S;
+	return timeout_s;
+}
+
 void kseries_kernel(unsigned series, char *path, size_t len)
 {
 	char rel[128], err[256];

@@ -35,6 +35,14 @@ int kseries_kernel_api(const char *bzimage, int *ksock, int *netpoll, char *from
 /* The series of a release; 0 when it is not a bpfwire kernel. */
 unsigned kseries_of_release(const char *rel);
 /*
+ * The boot deadline for a kernel of release rel: timeout_s, but at least
+ * KSERIES_KASAN_BOOT_S for a KASAN kernel (-Dkernel_sanitizers=kasan, its
+ * release "...-kasan-bpfwire..."), whose guest reaches init at ~81 s
+ * under TCG instead of ~7 s.
+ */
+#define KSERIES_KASAN_BOOT_S 300
+int kseries_boot_timeout(const char *rel, int timeout_s);
+/*
  * The bzImage of a series: this build's kernel when it is that series,
  * else the sibling build dir's (seed: SOURCE/build, upstream:
  * SOURCE/build-up). Into path; the file may not exist.

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "errnames.h"
+#include "kseries.h"
 #include "lab-config.h"
 #include "lab.h"
 #include "log.h"
@@ -487,6 +488,8 @@ static int claim_run(const struct lab_up_opts *o, const struct topology *t, stru
 int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run **out)
 {
 	struct lab_run *r = calloc(1, sizeof(*r));
+	struct lab_up_opts oo = *o;
+	char rel[128], err[256];
 	bool claimed = false;
 	int ret;
 
@@ -497,6 +500,14 @@ int lab_up(const struct lab_up_opts *o, const struct topology *t, struct lab_run
 	snprintf(r->status, sizeof(r->status), "booting");	/* "ready" only at the end */
 	snprintf(r->kernel, sizeof(r->kernel), "%s", o->kernel ? o->kernel : lab_default_kernel());
 	ret = lab_preflight(o, t, r->kernel) ? LAB_FAIL : claim_run(o, t, r);
+	/* A KASAN kernel boots an order of magnitude slower under TCG. */
+	if (!ret && !kseries_bzimage_release(r->kernel, rel, sizeof(rel), err, sizeof(err))) {
+		oo.timeout_s = kseries_boot_timeout(rel, o->timeout_s);
+		if (oo.timeout_s != o->timeout_s)
+			pr_info("%s is a KASAN kernel: boot deadline %d s instead of %d s", rel,
+				oo.timeout_s, o->timeout_s);
+	}
+	o = &oo;
 	if (!ret) {
 		/* From here on the run is ours: every failure goes through teardown. */
 		claimed = true;

@@ -10,8 +10,9 @@
 #
 # KERNEL_RELEASE_SUFFIX (default -bpfwire; -bpfwire-seed for the seed-only
 # kernel, -bpfwire-up for the upstream one) is the release the guest must
-# boot; the topology's `cpus` (default
-# 1) the number of CPUs it must have online.
+# boot (-kasan-bpfwire... for the KASAN flavour); KERNEL_BOOT_TIMEOUT
+# (default 60, the lab's) the seconds the guest has to come up; the
+# topology's `cpus` (default 1) the number of CPUs it must have online.
 #
 # Pessimistic: the status is a failure until every step has passed, and
 # the guest is torn down on every exit path: EXIT/INT/TERM/HUP traps, and
@@ -21,6 +22,7 @@ set -u
 
 lab=$1 kt=$(realpath "$2") topo=$3 kernel=$4 filter=${5:-}
 suffix=${KERNEL_RELEASE_SUFFIX:--bpfwire}
+boot_timeout=${KERNEL_BOOT_TIMEOUT:-60}
 cpus=$(sed -n 's/^[[:space:]]*cpus[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' "$topo" 2>/dev/null | head -1)
 cpus=${cpus:-1}
 build=${BPFWIRE_BUILD_ROOT:-$(pwd)}
@@ -68,7 +70,7 @@ trap 'status=129; exit 129' HUP
 echo "# booting $topo ($kernel) as run $run, results in $results"
 up=1
 if ! "$lab" up -q --run "$run" --results "$results" --accel tcg \
-		--kernel "$kernel" "$topo" >"$out" 2>&1; then
+		--timeout "$boot_timeout" --kernel "$kernel" "$topo" >"$out" 2>&1; then
 	up=0
 	sed 's/^/# /' "$out"
 	echo "Bail out! bpfwire-lab up failed (see $results)"
@@ -104,7 +106,7 @@ fi
 n=$((n + 1))
 # The upstream flavour has no quota sysctl at all.
 quota=1024
-[ "$suffix" = -bpfwire-up ] && quota=none
+case "$suffix" in *-bpfwire-up) quota=none ;; esac
 # A reviewed series' kernel (-bpfwire-NAME): its BTF's API says it (api.json).
 case "$(jq -r '.ksock // empty' "$(dirname "$kernel")/api.json" 2>/dev/null)" in
 upstream) quota=none ;;

@@ -227,6 +227,14 @@ int main(int argc, char **argv)
 	   kseries_of_release("6.12.118-bpfwire-seed") == KSERIES_SEED &&
 	   kseries_of_release("6.12.118-amd64") == 0, "release: %s",
 	   "-bpfwire-up upstream, -bpfwire and -bpfwire-seed seed, others none");
+	ok(kseries_of_release("6.12.118-kasan-bpfwire") == KSERIES_SEED &&
+	   kseries_of_release("6.12.118-kasan-bpfwire-up") == KSERIES_UPSTREAM, "release: %s",
+	   "the KASAN flavour's -kasan- leaves the series to the suffix");
+	ok(kseries_boot_timeout("6.12.118-kasan-bpfwire-seed", 60) == KSERIES_KASAN_BOOT_S &&
+	   kseries_boot_timeout("6.12.118-kasan-bpfwire", 900) == 900 &&
+	   kseries_boot_timeout("6.12.118-bpfwire", 60) == 60 &&
+	   kseries_boot_timeout("6.12.118-kasan", 60) == 60, "boot deadline: %s",
+	   "at least 300 s for a -kasan-bpfwire release, as given otherwise");
 
 	x = scenario_expand("a ${SHARE}/b ${SHARE}", lookup, NULL, err, sizeof(err));
 	ok(x && !strcmp(x, "a /results/b /results"), "expand: %s", "${SHARE} twice");
