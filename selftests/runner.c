@@ -43,14 +43,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: " PROG " --test-progs PATH [--timeout S] [--evidence DIR]\n"
-"       [--bpftool PATH] [--xfail NAME]... [--dry-run] [NAME...]\n"
+"       [--timeout NAME=S]... [--bpftool PATH] [--xfail NAME]... [--dry-run]\n"
+"       [NAME...]\n"
 "\n"
 "Runs each test of test_progs (NAME..., default: all that test_progs -l\n"
 "lists) as 'test_progs -a NAME' and prints TAP: a line per subtest and\n"
 "per test. A test with no result after S seconds (default 120) is FAIL\n"
 "('watchdog: ...'); before it is killed, its tasks' kernel stacks, the\n"
 "maps they hold (bpftool map dump) and dmesg's tail are printed and\n"
-"written to DIR/NAME.hang.txt.\n"
+"written to DIR/NAME.hang.txt. --timeout NAME=S: NAME's own watchdog.\n"
 "\n"
 "  --xfail NAME   NAME is meant to fail (a test that hangs on purpose):\n"
 "                 its line is '# TODO', so a pass of it is the failure\n"
@@ -64,6 +65,8 @@ struct ctx {
 	int timeout;
 	const char *xfail[MAX_XFAIL];
 	int nxfail;
+	char *short_name[MAX_XFAIL];	/* --timeout NAME=S: a watchdog of its own */
+	int short_secs[MAX_XFAIL], nshort;
 	int tap_n, failed, subtests, tests;
 };
 
@@ -156,6 +159,14 @@ static char *run_capture(char *const argv[], int secs, int *status)
 }
 
 /* The guest at a hang: every task of process group pgid, its stacks, its maps, dmesg. */
+static int timeout_of(const struct ctx *c, const char *name)
+{
+	for (int i = 0; i < c->nshort; i++)
+		if (!strcmp(c->short_name[i], name))
+			return c->short_secs[i];
+	return c->timeout;
+}
+
 static char *hang_evidence(const struct ctx *c, const char *name, pid_t pgid)
 {
 	char *doc = NULL, path[320];
@@ -166,7 +177,7 @@ static char *hang_evidence(const struct ctx *c, const char *name, pid_t pgid)
 	int map_ids[64], nmaps = 0;
 
 	fprintf(m, "watchdog: %s gave no result in %d s; the guest at the hang:\n",
-	       name, c->timeout);
+	       name, timeout_of(c, name));
 	while (proc && (de = readdir(proc))) {
 		char *stat, *cl, *fdinfo;
 		pid_t pid = atoi(de->d_name);
@@ -352,7 +363,7 @@ static void run_one(struct ctx *c, const char *name)
 		free(buf);
 		return;
 	}
-	done = collect(fd, buf, &len, t0 + c->timeout);
+	done = collect(fd, buf, &len, t0 + timeout_of(c, name));
 	buf[len] = 0;
 	if (!done) {
 		char *ev = hang_evidence(c, name, pid), why[160];
@@ -361,7 +372,7 @@ static void run_one(struct ctx *c, const char *name)
 		close(fd);
 		waitpid(pid, &status, 0);
 		relay_results(c, name, buf, xfail, &test_line);
-		snprintf(why, sizeof(why), "watchdog: no result in %d s, killed", c->timeout);
+		snprintf(why, sizeof(why), "watchdog: no result in %d s, killed", timeout_of(c, name));
 		tap(c, false, false, name, why, xfail);
 		diag(buf);
 		diag(ev);
@@ -419,12 +430,19 @@ int main(int argc, char **argv)
 		switch (ch) {
 		case 't': c.test_progs = optarg; break;
 		case 'T': {
+			const char *eq = strchr(optarg, '=');
 			char *e;
-			long v = strtol(optarg, &e, 10);
+			long v = strtol(eq ? eq + 1 : optarg, &e, 10);
 
-			if (*e || v < 1 || v > 86400)
-				return cli_bad_value(PROG, "--timeout", optarg, "seconds, 1 to 86400");
-			c.timeout = (int)v;
+			if (*e || v < 1 || v > 86400 || (eq && c.nshort == MAX_XFAIL))
+				return cli_bad_value(PROG, "--timeout", optarg,
+						     "seconds (1 to 86400), or NAME=SECONDS (16 at most)");
+			if (eq) {
+				c.short_name[c.nshort] = strndup(optarg, (size_t)(eq - optarg));
+				c.short_secs[c.nshort++] = (int)v;
+			} else {
+				c.timeout = (int)v;
+			}
 			break;
 		}
 		case 'e': c.evidence = optarg; break;
