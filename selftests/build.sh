@@ -143,7 +143,7 @@ runner=(test_progs.c cgroup_helpers.c trace_helpers.c network_helpers.c testing_
 	btf_helpers.c cap_helpers.c unpriv_helpers.c netlink_helpers.c jit_disasm_helpers.c
 	test_loader.c disasm.c disasm_helpers.c json_writer.c)
 objs=()
-log "test_progs: ${#runner[@]} runner sources, $(echo $tests | wc -w) tests"
+log "test_progs: ${#runner[@]} runner sources, $(echo $tests | wc -w) prog_tests files"
 pids=()
 for f in "${runner[@]}"; do
 	[ -f "$tsel/$f" ] || continue

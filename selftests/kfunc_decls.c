@@ -36,8 +36,8 @@ static void usage(FILE *f)
 "       SOURCE...\n"
 "\n"
 "Each identifier that SOURCE calls (NAME followed by '('), that the kernel's\n"
-"BTF has as a FUNC, and that neither H nor a --declared header nor a SOURCE\n"
-"declares, gets its prototype from BTF. FILE: '#include \"H\"' and those\n"
+"BTF has as a FUNC, and that neither H nor a --declared header declares,\n"
+"gets its prototype from BTF. FILE: '#include \"H\"' and those\n"
 "prototypes as 'extern ... __weak __ksym;'. Prints the names, one line.\n"
 "\n"
 "  --btf VMLINUX   an ELF with .BTF, or raw BTF\n"
@@ -222,13 +222,22 @@ int main(int argc, char **argv)
 		   "#include \"%s\"\n#ifndef BPF_NO_KFUNC_PROTOTYPES\n"
 		   "#ifndef __ksym\n#define __ksym __attribute__((section(\".ksyms\")))\n#endif\n"
 		   "#ifndef __weak\n#define __weak __attribute__((weak))\n#endif\n", btf_path, vh);
+	/*
+	 * Only the shared headers' declarations win: a series' own header that
+	 * declares a kfunc is not included by every program (a newer pahole
+	 * declares it in vmlinux.h all the same, and the two must agree).
+	 */
 	for (int i = 0; i < calls.n; i++) {
 		bool mine = false;
 
-		for (int t = 0; t < ntexts && !mine; t++)
+		for (int t = argc - optind; t < ntexts && !mine; t++)
 			mine = declares(texts[t], calls.v[i]);
 		if (mine || kapi_decl(btf, calls.v[i], proto, sizeof(proto)))
 			continue;
+		/* btf_dump writes "f()" for no parameters: no prototype, and no BTF */
+		size_t pl = strlen(proto);
+		if (pl > 2 && !strcmp(proto + pl - 2, "()") && pl + 4 < sizeof(proto))
+			strcpy(proto + pl - 1, "void)");
 		fprintf(m, "extern %s __weak __ksym;\n", proto);
 		add(&used, calls.v[i], strlen(calls.v[i]));
 	}
