@@ -42,6 +42,14 @@ tsel=$src/$sel
 [ -f "$tsel/test_progs.c" ] || { echo "build.sh: $src has no $sel/test_progs.c" >&2; exit 2; }
 jobs=$(nproc)
 start=$(date +%s)
+# ccache, as the kernel build has it: with paths made relative (the same
+# layout under build/ and build-up/), the second flavour's libbpf, bpftool
+# and runner are cache hits.
+cc=gcc
+if command -v ccache >/dev/null; then
+	cc="ccache gcc"
+	export CCACHE_BASEDIR=/ CCACHE_NOHASHDIR=true
+fi
 log() { echo "selftests: $*"; }
 
 # The series' selftest files: added or changed (not deleted) prog_tests/*.c,
@@ -77,10 +85,10 @@ osel=$out/overlay/$sel
 # libbpf and the bootstrap bpftool (skeletons) of the tree.
 log "libbpf and bpftool of the tree"
 mkdir -p "$out/libbpf" "$out/bpftool"
-make -s -C "$src/tools/lib/bpf" OUTPUT="$out/libbpf/" DESTDIR="$out/libbpf" prefix= \
+make -s -C "$src/tools/lib/bpf" OUTPUT="$out/libbpf/" DESTDIR="$out/libbpf" prefix= CC="$cc" \
 	-j"$jobs" "$out/libbpf/libbpf.a" install_headers >"$out/libbpf.log" 2>&1 ||
 	{ tail -20 "$out/libbpf.log" >&2; echo "build.sh: libbpf failed ($out/libbpf.log)" >&2; exit 1; }
-make -s -C "$src/tools/bpf/bpftool" OUTPUT="$out/bpftool/" -j"$jobs" bootstrap \
+make -s -C "$src/tools/bpf/bpftool" OUTPUT="$out/bpftool/" CC="$cc" HOSTCC="$cc" -j"$jobs" bootstrap \
 	>"$out/bpftool.log" 2>&1 ||
 	{ tail -20 "$out/bpftool.log" >&2; echo "build.sh: bpftool failed ($out/bpftool.log)" >&2; exit 1; }
 bpftool=$out/bpftool/bootstrap/bpftool
@@ -147,14 +155,14 @@ log "test_progs: ${#runner[@]} runner sources, $(echo $tests | wc -w) prog_tests
 pids=()
 for f in "${runner[@]}"; do
 	[ -f "$tsel/$f" ] || continue
-	gcc "${cflags[@]}" -c "$tsel/$f" -o "$out/obj/${f%.c}.o" &
+	$cc "${cflags[@]}" -c "$tsel/$f" -o "$out/obj/${f%.c}.o" &
 	pids+=($!); objs+=("$out/obj/${f%.c}.o")
 	[ ${#pids[@]} -ge "$jobs" ] && { wait "${pids[0]}"; pids=("${pids[@]:1}"); }
 done
 for f in $tests "${user_srcs[@]}"; do
 	case "$f" in /*) p=$f ;; *) p=$out/overlay/$f ;; esac
 	o=$out/obj/$(basename "${f%.c}").test.o
-	gcc "${cflags[@]}" "${user_extra[@]}" -c "$p" -o "$o" &
+	$cc "${cflags[@]}" "${user_extra[@]}" -c "$p" -o "$o" &
 	pids+=($!); objs+=("$o")
 	[ ${#pids[@]} -ge "$jobs" ] && { wait "${pids[0]}"; pids=("${pids[@]:1}"); }
 done
