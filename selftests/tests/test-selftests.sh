@@ -77,6 +77,18 @@ if [ -n "$expected" ] && [ -z "$missing" ] && [ "${ran:-0}" -gt 0 ]; then
 else
 	case_ not "selftests: ran ${ran:-0} tests; no result for:${missing:- (none built)}"
 fi
+# The test-made hang: ended by its watchdog, with its map in the evidence,
+# and a test after it still ran.
+if [ -n "$apply" ]; then
+	grep -q '^not ok [0-9]* - bpfwire_hang: watchdog: no result in 10 s, killed # TODO' "$out/guest.tap" &&
+		grep -q '^# map id [0-9]*: [0-9]*: array  name hang_state' "$out/guest.tap" &&
+		grep -q '^ok [0-9]* - netpoll$' "$out/guest.tap"
+	if [ $? = 0 ]; then
+		case_ ok "selftests: bpfwire_hang ended by its 10 s watchdog with its map, and the suite went on"
+	else
+		case_ not "selftests: bpfwire_hang not ended by the watchdog as expected (see above)"
+	fi
+fi
 echo "# selftests case: $(( $(date +%s) - t0 )) s"
 echo "1..$n"
 [ "$failed" -eq 0 ]
