@@ -21,22 +21,26 @@ here=$(dirname "$(realpath "$0")")
 src= vmlinux= vmlinux_h= decls= clang= out= apply=0 patches=()
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--src) src=$(realpath "$2"); shift 2 ;;
-	--vmlinux) vmlinux=$(realpath "$2"); shift 2 ;;
-	--vmlinux-h) vmlinux_h=$(realpath "$2"); shift 2 ;;
-	--decls) decls=$(realpath "$2"); shift 2 ;;
+	--src) src=$(realpath -m "$2"); shift 2 ;;
+	--vmlinux) vmlinux=$(realpath -m "$2"); shift 2 ;;
+	--vmlinux-h) vmlinux_h=$(realpath -m "$2"); shift 2 ;;
+	--decls) decls=$(realpath -m "$2"); shift 2 ;;
 	--clang) clang=$2; shift 2 ;;
 	--out) out=$(realpath -m "$2"); shift 2 ;;
 	--apply) apply=1; shift ;;
 	-h|--help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "build.sh: unknown option $1" >&2; exit 2 ;;
-	*) patches+=("$(realpath "$1")"); shift ;;
+	*) [ -f "$1" ] || { echo "build.sh: $1: no such patch file" >&2; exit 2; }
+	   patches+=("$(realpath "$1")"); shift ;;
 	esac
 done
 for v in src vmlinux vmlinux_h decls clang out; do
 	[ -n "${!v}" ] || { echo "build.sh: --${v//_/-} is required" >&2; exit 2; }
 done
 [ ${#patches[@]} -gt 0 ] || { echo "build.sh: no series given (patch files or an mbox)" >&2; exit 2; }
+for f in "$vmlinux" "$vmlinux_h" "$decls"; do
+	[ -f "$f" ] || { echo "build.sh: $f: no such file" >&2; exit 2; }
+done
 sel=tools/testing/selftests/bpf
 tsel=$src/$sel
 [ -f "$tsel/test_progs.c" ] || { echo "build.sh: $src has no $sel/test_progs.c" >&2; exit 2; }
