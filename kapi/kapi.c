@@ -93,13 +93,12 @@ static const struct btf_type *pointee_aggregate(const struct btf *btf, __u32 id)
  * that the kfunc checks against a NAME__sz argument. -ENOENT when btf has
  * no such FUNC.
  */
-static int kapi_render(const struct btf *btf, const char *name, char *out, size_t len)
+int kapi_decl(const struct btf *btf, const char *name, char *out, size_t len)
 {
 	struct sbuf b = { out, len, 0 };
 	const struct btf_type *fn, *proto;
-	const struct btf_param *p;
 	struct btf_dump *d;
-	int id, n, err;
+	int id, err;
 
 	out[0] = 0;
 	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
@@ -115,8 +114,22 @@ static int kapi_render(const struct btf *btf, const char *name, char *out, size_
 	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o, .field_name = name);
 	err = btf_dump__emit_type_decl(d, fn->type, &o);
 	btf_dump__free(d);
+	return err;
+}
+
+static int kapi_render(const struct btf *btf, const char *name, char *out, size_t len)
+{
+	struct sbuf b = { out, len, 0 };
+	const struct btf_type *fn, *proto;
+	const struct btf_param *p;
+	int n, err;
+
+	err = kapi_decl(btf, name, out, len);
 	if (err)
 		return err;
+	fn = btf__type_by_id(btf, btf__find_by_name_kind(btf, name, BTF_KIND_FUNC));
+	proto = btf__type_by_id(btf, fn->type);
+	b.off = strlen(out);
 	sbuf_printf(&b, ";");
 	n = btf_vlen(proto);
 	p = btf_params(proto);

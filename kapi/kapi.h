@@ -51,6 +51,11 @@ struct kapi {
 	char source[256];	/* the BTF's path, for messages */
 };
 
+/*
+ * FUNC name's prototype in btf as C (btf_dump), no ';': what a pahole that
+ * tags kfuncs puts in vmlinux.h. 0, -ENOENT (no such FUNC) or -errno.
+ */
+int kapi_decl(const struct btf *btf, const char *name, char *out, size_t len);
 /* Classify the kfuncs in btf (vmlinux BTF, or a synthetic one). 0 or -errno. */
 int kapi_detect_btf(const struct btf *btf, struct kapi *k);
 /*

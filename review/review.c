@@ -57,8 +57,9 @@ static const char usage[] =
 "  --config FRAGMENT a config fragment merged after kernel/lab.config; repeat the\n"
 "                    option or separate with commas\n"
 "  --netpoll VALUE   -Dkernel_netpoll: bpfwire's netpoll series on top or not\n"
-"  --tests NAME,...  only these meson tests (default: kernel-suite, agent-guest\n"
-"                    and the suite scenarios; those that do not fit are SKIP)\n"
+"  --tests NAME,...  only these meson tests (default: kernel-suite, agent-guest,\n"
+"                    selftests when the series carries selftests, and the suite\n"
+"                    scenarios; those that do not fit are SKIP)\n"
 "  --build-root DIR  where build-review-NAME is made (default: the source root)\n"
 "  --compare BASE_LOG  SERIES is then a review's test log: compare the two\n"
 "                    (a results dir's baseline.testlog.json and review.testlog.json)\n"
@@ -254,8 +255,11 @@ static const char *kbuild_lock(const char *dir)
 	return off ? NULL : LOCK_KBUILD;
 }
 
-/* The tests a review runs: --tests, or the kernel suite's and the scenarios. */
-static int test_list(const char *bdir, const char *only, char ***names, int *n)
+/*
+ * The tests a review runs: --tests, or the kernel suite's and the
+ * scenarios, and `selftests` when the series carries selftests of its own.
+ */
+static int test_list(const char *bdir, const char *only, bool selftests, char ***names, int *n)
 {
 	char *argv[] = { "meson", "test", "-C", (char *)bdir, "--no-rebuild", "--list", NULL };
 	static char out[1 << 16];
@@ -297,7 +301,8 @@ static int test_list(const char *bdir, const char *only, char ***names, int *n)
 		name += 3;
 		/* NAME@upstream boots build-up's kernel, not the series' */
 		if (strstr(l, ":scenarios / ") ? !strchr(name, '@') :
-		    !strcmp(name, "kernel-suite") || !strcmp(name, "agent-guest"))
+		    !strcmp(name, "kernel-suite") || !strcmp(name, "agent-guest") ||
+		    (selftests && !strcmp(name, "selftests")))
 			(*names)[(*n)++] = strdup(name);
 	}
 	return 0;
@@ -615,7 +620,7 @@ int main(int argc, char **argv)
 	}
 
 	/* 2. the review's tests */
-	if (test_list(bdir, o.tests, &names, &n))
+	if (test_list(bdir, o.tests, series_selftests(series) > 0, &names, &n))
 		return o.tests ? CLI_EUSAGE : REVIEW_NOBUILD;
 	t0 = now_s();
 	pr_info("running %d tests in %s", n, bdir);

@@ -51,6 +51,47 @@ int series_check(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+static int count_selftests(const char *text)
+{
+	static const char mark[] = "\n+++ b/tools/testing/selftests/bpf/prog_tests/";
+	int n = 0;
+
+	for (const char *p = text ? strstr(text, mark) : NULL; p; p = strstr(p + 1, mark))
+		n++;
+	return n;
+}
+
+int series_selftests(const char *path)
+{
+	char buf[PATH_MAX + 16], *list, *save = NULL;
+	struct stat st;
+	int n = 0;
+
+	if (stat(path, &st))
+		return 0;
+	if (!S_ISDIR(st.st_mode)) {
+		char *text = read_user_file(path, NULL);
+
+		n = count_selftests(text);
+		free(text);
+		return n;
+	}
+	snprintf(buf, sizeof(buf), "%s/series", path);
+	list = read_user_file(buf, NULL);
+	for (char *l = list ? strtok_r(list, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		char *text;
+
+		if (!*l || *l == '#' || strchr(l, '/'))
+			continue;
+		snprintf(buf, sizeof(buf), "%s/%s", path, l);
+		text = read_user_file(buf, NULL);
+		n += count_selftests(text);
+		free(text);
+	}
+	free(list);
+	return n;
+}
+
 int series_name_ok(const char *name)
 {
 	if (!name[0] || name[0] == '.' || strlen(name) > 64)

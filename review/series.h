@@ -16,6 +16,13 @@ int series_check(const char *path, char *err, size_t errlen);
  * when nothing is left.
  */
 int series_name(const char *path, char *out, size_t len);
+/*
+ * How many of the series' files add or change a selftest
+ * (tools/testing/selftests/bpf/prog_tests/): the review then runs the
+ * kernel suite's `selftests` case, which builds and runs them. 0 when none
+ * or unreadable.
+ */
+int series_selftests(const char *path);
 /* 0 when name is usable in build-review-NAME. */
 int series_name_ok(const char *name);
 

@@ -39,7 +39,8 @@ static const char *const tools[][2] = {
 	{ "bpfwire-bench", "bench" }, { "bpfwire-bench-guest", "bench/guest" },
 	{ "bpfwire-trace", "trace" }, { "bpfwire-path", "trace" },
 	{ "bpfwire-splat", "common" }, { "bpfwire-review", "review" },
-	{ "bpfwire-kapi", "kapi" },
+	{ "bpfwire-kapi", "kapi" }, { "bpfwire-kfunc-decls", "selftests" },
+	{ "bpfwire-selftests-run", "selftests" },
 };
 
 struct counts {

@@ -8,6 +8,11 @@
 #
 #   run-in-guest.sh BPFWIRE_LAB KERNEL_TESTS TOPOLOGY BZIMAGE [FILTER]
 #
+# KERNEL_TESTS may be another TAP program run the same way (the selftests
+# case runs bpfwire-selftests-run, FILTER its options); the cases name it.
+# @HOSTDIR@ in FILTER becomes the guest's writable results share
+# (RESULTS/hosts/HOST, the same path in the guest as on the host).
+#
 # KERNEL_RELEASE_SUFFIX (default -bpfwire; -bpfwire-seed for the seed-only
 # kernel, -bpfwire-up for the upstream one) is the release the guest must
 # boot (-kasan-bpfwire... for the KASAN flavour); KERNEL_BOOT_TIMEOUT
@@ -21,6 +26,7 @@
 set -u
 
 lab=$1 kt=$(realpath "$2") topo=$3 kernel=$4 filter=${5:-}
+what=$(basename "$kt")
 suffix=${KERNEL_RELEASE_SUFFIX:--bpfwire}
 boot_timeout=${KERNEL_BOOT_TIMEOUT:-60}
 cpus=$(sed -n 's/^[[:space:]]*cpus[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' "$topo" 2>/dev/null | head -1)
@@ -77,6 +83,7 @@ if ! "$lab" up -q --run "$run" --results "$results" --accel tcg \
 	exit 1
 fi
 host=$(sed -n 's/^host[[:space:]]\{1,\}\([^[:space:]]*\).*/\1/p' "$topo" | head -1)
+filter=$(printf '%s' "$filter" | sed "s|@HOSTDIR@|$results/hosts/$host|g")
 
 # Read before kernel-tests changes it: the default the series documents.
 boot=$("$lab" exec --run "$run" "$host" -- /bin/sh -c \
@@ -99,7 +106,7 @@ failed=$(grep -E '^(not )?ok [0-9]+' "$out" | awk '
 # No case at all (a FILTER that matches nothing) is a failure, not a pass.
 if [ "$n" -eq 0 ]; then
 	n=1
-	echo "not ok $n - guest: kernel-tests ran no case${filter:+ (FILTER '$filter')}"
+	echo "not ok $n - guest: $what ran no case${filter:+ (FILTER '$filter')}"
 	failed=$((failed + 1))
 fi
 
@@ -129,9 +136,9 @@ else
 fi
 n=$((n + 1))
 if [ "$rc" -eq 0 ]; then
-	echo "ok $n - guest: kernel-tests exited 0"
+	echo "ok $n - guest: $what exited 0"
 else
-	echo "not ok $n - guest: kernel-tests exited $rc"
+	echo "not ok $n - guest: $what exited $rc"
 	failed=$((failed + 1))
 fi
 n=$((n + 1))

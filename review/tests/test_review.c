@@ -249,6 +249,57 @@ static void test_page(void)
 	tap_case_end();
 }
 
+/*
+ * issue 35: a series' own selftests. The review runs `selftests` when the
+ * series carries any; there, a case only the baseline ran (its own
+ * selftests) is changed, not lost; a FAIL of the series' own is worse.
+ */
+static void test_selftests(void)
+{
+	struct tl_log b = { 0 }, r = { 0 };
+	struct vd_report rep = { 0 };
+	const struct vd_item *it;
+	char err[256], tmpl[] = "/tmp/test-review.XXXXXX", path[4096];
+	static const char diff[] = "From 1 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] t\n\n"
+		"--- /dev/null\n+++ b/tools/testing/selftests/bpf/prog_tests/ksock_lsm.c\n"
+		"--- /dev/null\n+++ b/tools/testing/selftests/bpf/progs/ksock_lsm.c\n";
+
+	if (!tap_case_begin("selftests: the series' own counted; the baseline's own not lost"))
+		return;
+	snprintf(path, sizeof(path), "%s/good.mbx", dir);
+	ASSERT_EQ(series_selftests(path), 0, "good.mbx carries none");
+	if (ASSERT_OK_PTR(mkdtemp(tmpl), "tmpdir")) {
+		snprintf(path, sizeof(path), "%s/0001.patch", tmpl);
+		ASSERT_OK(write_file(path, diff), "patch");
+		ASSERT_EQ(series_selftests(path), 1, "an mbox with one prog_tests file");
+		snprintf(path, sizeof(path), "%s/series", tmpl);
+		ASSERT_OK(write_file(path, "# a comment\n0001.patch\n../escape\n"), "series");
+		ASSERT_EQ(series_selftests(tmpl), 1, "a patch directory");
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/0001.patch", tmpl);
+		unlink(path);
+		rmdir(tmpl);
+	}
+	if (ASSERT_OK(tl_add_line(&b, "{\"name\": \"bpfwire:kernel / selftests\", \"result\": \"OK\", "
+				   "\"stdout\": \"ok 1 - netpoll\\nok 2 - ksock\\n1..2\\n\"}", err, sizeof(err)), "base") &&
+	    ASSERT_OK(tl_add_line(&r, "{\"name\": \"bpfwire:kernel / selftests\", \"result\": \"FAIL\", "
+				   "\"stdout\": \"ok 1 - netpoll\\nnot ok 2 - ksock_lsm\\n1..2\\n\"}", err, sizeof(err)), "review") &&
+	    ASSERT_OK(vd_compare_logs(&b, &r, &rep), "compare")) {
+		it = find(&rep, "selftests", "ksock");
+		if (ASSERT_OK_PTR(it, "the baseline's own test"))
+			ASSERT_EQ(it->mark, VD_CHANGED, "is not lost");
+		it = find(&rep, "selftests", "");
+		if (ASSERT_OK_PTR(it, "the test"))
+			ASSERT_EQ(it->mark, VD_WORSE, "OK -> FAIL is worse");
+		it = find(&rep, "selftests", "ksock_lsm");
+		ASSERT_OK_PTR(it, "the series' own test is shown");
+	}
+	vd_free(&rep);
+	tl_free(&b);
+	tl_free(&r);
+	tap_case_end();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -262,5 +313,6 @@ int main(int argc, char **argv)
 	test_same_and_skip();
 	test_counts_and_series();
 	test_page();
+	test_selftests();
 	return tap_done();
 }
