@@ -280,7 +280,8 @@ static int step_exec_wait(struct runner *rn, int idx, const struct scn_step *st,
 						 : "did not finish in time");
 		/* the teardown kills it next: first its stacks, in case it hangs */
 		lab_sysrq_dump(rn->lab, host,
-			       r < 0 ? "a step could not finish in it" : "a step missed its deadline");
+			       r < 0 ? "a step did not finish in it (its deadline, or qemu-ga)"
+				     : "a step missed its deadline");
 	} else {
 		ret = judge_end(st, &res, line, js, why, whylen);
 	}
