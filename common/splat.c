@@ -8,7 +8,9 @@
 const char *const splat_patterns[] = {
 	"BUG:", "WARNING:", "Oops", "Kernel panic", "general protection fault",
 	"Call Trace:", "refcount_t:", "UBSAN:", "KASAN:", "hung_task",
-	"INFO: task", "rcu_sched detected stall", "rcu: INFO:",
+	/* khungtaskd and the lockup detectors (debug.config) */
+	"INFO: task", "blocked for more than", "soft lockup", "hard LOCKUP",
+	"rcu_sched detected stall", "rcu: INFO:",
 	"possible circular locking", "possible recursive locking",
 	"inconsistent lock state", "suspicious RCU usage",
 	"possible irq lock inversion", "bad unlock balance",

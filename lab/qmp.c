@@ -104,3 +104,28 @@ int qmp_set_link(struct qmp *q, const char *device, int up, char *err, size_t er
 	json_object_put(r);
 	return 0;
 }
+
+static json_object *qcode(const char *name)
+{
+	json_object *k = json_object_new_object();
+
+	json_object_object_add(k, "type", json_object_new_string("qcode"));
+	json_object_object_add(k, "data", json_object_new_string(name));
+	return k;
+}
+
+int qmp_sysrq(struct qmp *q, char key, char *err, size_t errlen)
+{
+	json_object *args = json_object_new_object(), *keys = json_object_new_array(), *r;
+	char name[2] = { key, '\0' };
+
+	json_object_array_add(keys, qcode("alt"));
+	json_object_array_add(keys, qcode("sysrq"));
+	json_object_array_add(keys, qcode(name));
+	json_object_object_add(args, "keys", keys);
+	r = qmp_execute(q, "send-key", args, 5000, err, errlen);
+	if (!r)
+		return -1;
+	json_object_put(r);
+	return 0;
+}

@@ -21,5 +21,7 @@ json_object *qmp_execute(struct qmp *q, const char *cmd, json_object *args,
 			 int timeout_ms, char *err, size_t errlen);
 /* QMP set_link on a NIC device id. 0 or -1 with err. */
 int qmp_set_link(struct qmp *q, const char *device, int up, char *err, size_t errlen);
+/* Alt+SysRq+key on the guest's PS/2 keyboard (send-key). 0 or -1 with err. */
+int qmp_sysrq(struct qmp *q, char key, char *err, size_t errlen);
 
 #endif

@@ -361,6 +361,7 @@ static int guest_poll(const struct lab_up_opts *o, const struct lab_run *r, stru
 	if (t > o->timeout_s) {
 		pr_warn("%s: not ready after %d s (%s)", g->name, o->timeout_s,
 			g->t_kernel < 0 ? "guest-init never started" : "guest-init never signalled ready");
+		lab_sysrq_dump(r, g->name, "not ready by the boot deadline");
 		console_tail(r, g, 25);
 		return -1;
 	}

@@ -181,6 +181,12 @@ void lab_status(struct lab_run *r, FILE *f);
  * unreadable (no evidence is not a clean run).
  */
 int lab_scan_splats(const struct lab_run *r, FILE *f);
+/*
+ * Before the lab kills a guest that missed its deadline (why says which):
+ * SysRq w and l through QMP, so its console holds the blocked tasks' and
+ * the CPUs' stacks. host NULL: every guest. sysrq.c.
+ */
+void lab_sysrq_dump(const struct lab_run *r, const char *host, const char *why);
 int lab_shell(struct lab_run *r, const char *host);
 /* Run ids that have a state dir, and bpfwire-* netns without one. */
 int lab_list(FILE *f);

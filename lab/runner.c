@@ -509,6 +509,7 @@ int runner_steps(struct runner *rn, int failed, char *reason, size_t rlen)
 		} else if (now_s() - rn->t0 > rn->s->timeout) {
 			snprintf(reason, rlen, "scenario timeout of %.0f s exceeded", rn->s->timeout);
 			failed = LAB_FAIL;
+			lab_sysrq_dump(rn->lab, NULL, "the scenario timeout passed");
 		}
 	}
 	if (lab_interrupted && !failed) {

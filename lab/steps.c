@@ -254,6 +254,7 @@ static int step_exec_wait(struct runner *rn, int idx, const struct scn_step *st,
 			  json_object *js, char *why, size_t whylen)
 {
 	struct qga_result res = { 0 };
+	const char *host = st->host;
 	char line[256];
 	int r, ret = -1;
 
@@ -268,6 +269,7 @@ static int step_exec_wait(struct runner *rn, int idx, const struct scn_step *st,
 			snprintf(why, whylen, "'%s' was never started", st->id);
 			return -1;
 		}
+		host = sp->host;
 		r = lab_wait(rn->lab, sp->host, sp->pid, remaining_ms(rn, st->seconds), &res);
 	}
 	record_output(rn, idx, js, &res, line, sizeof(line));
@@ -276,6 +278,10 @@ static int step_exec_wait(struct runner *rn, int idx, const struct scn_step *st,
 				       json_object_new_int(st->has_expect ? st->expect : 0));
 		snprintf(why, whylen, "%s", r < 0 ? "could not run it in the guest (see the lab's message)"
 						 : "did not finish in time");
+		/* the teardown kills it next: first its stacks, in case it hangs */
+		lab_sysrq_dump(rn->lab, host,
+			       r < 0 ? "a step did not finish in it (its deadline, or qemu-ga)"
+				     : "a step missed its deadline");
 	} else {
 		ret = judge_end(st, &res, line, js, why, whylen);
 	}

@@ -47,6 +47,14 @@ static void test_splat(void)
 	ASSERT_GE(splat_npatterns, 13, "the list holds the required patterns");
 	ASSERT_TRUE(splat_match("refcount_t: underflow", 21), "refcount_t");
 	ASSERT_TRUE(splat_match("INFO: hung_task", 15), "hung_task");
+	/* the detectors' own lines, as 6.12 prints them (debug.config, issue 35) */
+	static const char *const detectors[] = {
+		"[   12.345678] INFO: task dstate-waiter:97 blocked for more than 1 seconds.",
+		"[   60.123456] watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [swapper/1:0]",
+		"[   60.123456] NMI watchdog: Watchdog detected hard LOCKUP on cpu 1",
+	};
+	for (size_t i = 0; i < sizeof(detectors) / sizeof(detectors[0]); i++)
+		ASSERT_TRUE(splat_match(detectors[i], strlen(detectors[i])), detectors[i]);
 }
 
 static void test_files(void)

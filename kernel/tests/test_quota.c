@@ -35,19 +35,31 @@ static __u64 quota_release_completed(struct ksock_quota *skel)
 	return __atomic_load_n(&skel->bss->quota_release_completed, __ATOMIC_ACQUIRE);
 }
 
+static unsigned long long quota_misses(struct ksock_quota *skel)
+{
+	return prog_misses(skel->progs.ksock_release_work_enter) +
+	       prog_misses(skel->progs.ksock_release_work_exit);
+}
+
 /*
  * Releases the slots of netns `ns` and waits, with a bound (10 s), until
  * the deferred release work has returned every charge: that netns' real
  * counter reads 0. Returns how many were released.
- * The seed waits on its fentry/fexit count of ksock_release_work_fn. Under
- * PREEMPT on 2 vCPUs that count stayed short once (2026-12-03: 1 of 2),
- * most likely a recursion miss: a run of a tracing program preempted on a
- * CPU makes the next run there skip. The count and the programs' recursion
- * misses are printed, not asserted.
+ * The seed waits, without a bound, on its fentry/fexit count of
+ * ksock_release_work_fn instead, and hung in 4 of 98 runs with
+ * recursion_misses 1 on the fexit program: the releases run on the
+ * unbound system_dfl_wq, two kworkers can share a CPU, and under PREEMPT a
+ * tracing program runs with migration, not preemption, disabled, so one
+ * kworker preempted inside the program leaves the program's per-CPU
+ * recursion guard taken and the other's run is skipped (README.md, "The
+ * seed's ksock_net_quota hang"). Here the count is not the verdict; a
+ * count short of the releases must be accounted for by recursion misses,
+ * or the programs lost events some other way.
  */
 static int ksock_release_quota_slots(struct ksock_quota *skel, int offset, struct netns *ns)
 {
-	__u64 completed = quota_release_completed(skel);
+	__u64 completed = quota_release_completed(skel), count;
+	unsigned long long misses = quota_misses(skel);
 	int cur, ok;
 
 	skel->bss->quota_slot_offset = offset;
@@ -61,11 +73,21 @@ static int ksock_release_quota_slots(struct ksock_quota *skel, int offset, struc
 	if (setns(cur, CLONE_NEWNET))
 		ok = ASSERT_OK(-errno, "setns back");
 	close(cur);
-	printf("# released %u, fexit count %llu, recursion misses %llu/%llu\n",
-	       skel->bss->quota_released,
-	       (unsigned long long)(quota_release_completed(skel) - completed),
+	/* the counter drops inside the work function, before its fexit runs */
+	for (int i = 0; i < 1000; i++) {
+		count = quota_release_completed(skel) - completed;
+		if (count + (quota_misses(skel) - misses) >= skel->bss->quota_released)
+			break;
+		sleep_ms(10);
+	}
+	misses = quota_misses(skel) - misses;
+	printf("# released %u, fexit count %llu, recursion misses %llu/%llu (%llu in this release)\n",
+	       skel->bss->quota_released, (unsigned long long)count,
 	       prog_misses(skel->progs.ksock_release_work_enter),
-	       prog_misses(skel->progs.ksock_release_work_exit));
+	       prog_misses(skel->progs.ksock_release_work_exit), misses);
+	if (ok && !ASSERT_GE(count + misses, skel->bss->quota_released,
+			     "fexit count + recursion misses cover every release"))
+		ok = false;
 	return ok ? (int)skel->bss->quota_released : -1;
 }
 
