@@ -2,8 +2,10 @@
 # The shell side of the one TAP harness (common/tap.h is the C side), for
 # lab/tests/*.sh: . "$(dirname "$0")/tap.sh"
 n=0 fail=0
-# t STATUS NAME: one TAP line; STATUS 0 is ok
-t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+# t STATUS NAME: one TAP line; STATUS 0 is ok. `t $(check && echo 0) NAME`
+# passes NAME alone when the check fails: that is a failure too, not an
+# unbound $2 that ends the script under set -u with the plan unprinted.
+t() { [ $# -ge 2 ] || set -- 1 "$1"; n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 # The plan, and the exit status: 1 when a line failed or none ran.
 tap_done() {
 	echo "1..$n"
