@@ -89,9 +89,8 @@ static const struct btf_type *pointee_aggregate(const struct btf *btf, __u32 id)
 }
 
 /*
- * FUNC name's prototype as one line of C, with the size of each pointee
- * that the kfunc checks against a NAME__sz argument. -ENOENT when btf has
- * no such FUNC.
+ * FUNC name's prototype as one line of C, without the ';'. -ENOENT when
+ * btf has no such FUNC.
  */
 int kapi_decl(const struct btf *btf, const char *name, char *out, size_t len)
 {
@@ -117,6 +116,7 @@ int kapi_decl(const struct btf *btf, const char *name, char *out, size_t len)
 	return err;
 }
 
+/* kapi_decl(), then the size of each pointee checked against a NAME__sz argument */
 static int kapi_render(const struct btf *btf, const char *name, char *out, size_t len)
 {
 	struct sbuf b = { out, len, 0 };
