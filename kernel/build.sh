@@ -433,7 +433,8 @@ fi
 [ "$jobs" -gt 0 ] || jobs=$(( $(nproc) + 1 ))
 cc=gcc
 if command -v ccache >/dev/null 2>&1; then
-	cc="ccache gcc"
+	# a wrapper: a source with .incbin bypasses the cache (ccache-cc.sh)
+	cc="$(cd "$(dirname "$0")" && pwd)/ccache-cc.sh"
 	# Paths relative to the build root let a fresh clone reuse the cache.
 	export CCACHE_BASEDIR=$out CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 	# Depend mode: a miss does not run the preprocessor a second time, the
@@ -468,6 +469,14 @@ if ! wait "$mk"; then
 	die "make failed; full log in $out/build.log"
 fi
 trap 'rm -rf "$scratch"' EXIT
+# The bzImage boots the vmlinux just linked: its payload is vmlinux.bin
+# (then the relocations). A cached piggy.o once carried the build
+# before (ccache-cc.sh), and a review tested the wrong kernel.
+vbin=$obj/arch/x86/boot/compressed/vmlinux.bin
+sh "$src/scripts/extract-vmlinux" "$obj/arch/x86/boot/bzImage" >"$scratch/payload" 2>/dev/null ||
+	die "no kernel found in $obj/arch/x86/boot/bzImage (scripts/extract-vmlinux)"
+cmp -s -n "$(stat -c %s "$vbin")" "$scratch/payload" "$vbin" ||
+	die "$obj/arch/x86/boot/bzImage does not carry the vmlinux this build linked (a stale arch/x86/boot/compressed/piggy.o?): delete that file and build again"
 n=$(find "$obj" -name '*.o' | wc -l)
 { grep -v "^$cfgsum " "$objects_db" 2>/dev/null || true; echo "$cfgsum $n"; } >"$objects_db.new.$$" &&
 	mv "$objects_db.new.$$" "$objects_db" || true
