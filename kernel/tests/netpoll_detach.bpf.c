@@ -37,6 +37,7 @@ __u32 creates_ok, creates_nodev, creates_other;
 __u32 sends_ok, sends_nodev, sends_down, sends_other, sends_noctx;
 int last_send, other_send;
 __u64 max_send_ns;
+__u32 in_xmit, max_in_xmit;	/* the test's frames inside dummy_xmit at once */
 __u32 frames_home, frames_away, away_inum;
 int in_window;		/* a create waits after netpoll_setup() */
 int move_entered;	/* a netns move has started (RTNL held) */
@@ -142,8 +143,14 @@ int BPF_PROG(detach_xmit, struct sk_buff *skb, struct net_device *dev)
 		__sync_fetch_and_add(&frames_away, 1);
 		away_inum = inum;
 	}
-	if (xmit_spin)
+	if (xmit_spin) {
+		__u32 now = __sync_fetch_and_add(&in_xmit, 1) + 1;
+
+		if (now > max_in_xmit)	/* a lost update: a later frame sets it again */
+			max_in_xmit = now;
 		bpf_loop(xmit_spin, spin_cb, NULL, 0);
+		__sync_fetch_and_sub(&in_xmit, 1);
+	}
 	return 0;
 }
 

@@ -335,8 +335,11 @@ static int kmsg_splats(int fd)
  * 6.12, so the fentry on dummy_xmit spins (bpf_loop) to make each xmit
  * slow, as a busy queue makes netpoll retry with IRQs off. The longest
  * send is printed as a figure: under 0005's lock it includes the wait
- * for another CPU's send. The assertions hold on both: only 0, ENETDOWN
- * (between the close and the detach) or ENODEV; ENODEV once deleted.
+ * for another CPU's send. What tells the two apart: 0005's lock let one
+ * xmit of the context run at a time (a dummy takes no TX lock), RCU lets
+ * the senders on both vCPUs be in dummy_xmit at once. Both: only 0,
+ * ENETDOWN (between the close and the detach) or ENODEV; ENODEV once
+ * deleted.
  */
 KT_TEST(79, test_netpoll_detach_senders)
 {
@@ -384,14 +387,17 @@ KT_TEST(79, test_netpoll_detach_senders)
 	skel->bss->send_on = 0;
 
 	printf("# %d opens; sends %u ok, %u ENETDOWN, %u ENODEV, %u other; "
-	       "longest send %.3f ms (IRQs off); ip link del %.3f s; case %.1f s\n",
+	       "longest send %.3f ms (IRQs off); at most %u xmits at once; "
+	       "ip link del %.3f s; case %.1f s\n",
 	       s.opens, skel->bss->sends_ok, skel->bss->sends_down, skel->bss->sends_nodev,
-	       skel->bss->sends_other, skel->bss->max_send_ns / 1e6, del_s, now_s() - start);
+	       skel->bss->sends_other, skel->bss->max_send_ns / 1e6, skel->bss->max_in_xmit,
+	       del_s, now_s() - start);
 	ASSERT_EQ(n, SENDERS, "sender threads");
 	ASSERT_OK(del_rc, "ip link del " DUMMY_DEV);
 	/* 10 s: when the kernel starts to log "waiting for dummy0". */
 	ASSERT_LE(del_s, 10.0, "ip link del seconds");
 	ASSERT_GE(skel->bss->sends_ok, SENDERS, "sends before the deletion");
+	ASSERT_GE(skel->bss->max_in_xmit, 2, "xmits of the context at once (1: a lock serializes the sends)");
 	ASSERT_EQ(skel->bss->sends_other, 0, "sends other than 0/ENETDOWN/ENODEV");
 	if (skel->bss->sends_other)
 		printf("#   last other send %d\n", skel->bss->other_send);
