@@ -136,7 +136,7 @@ t1=$(date +%s)
 # Objects in new subtrees of scripts/ or tools/ are not expected.
 cc=gcc
 if command -v ccache >/dev/null 2>&1; then
-	cc="ccache gcc"
+	cc="$(cd "$(dirname "$0")" && pwd)/ccache-cc.sh"	# build.sh's CC
 	export CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime CCACHE_DEPEND=1
 fi
 export KBUILD_BUILD_USER=bpfwire KBUILD_BUILD_HOST=bpfwire
