@@ -306,6 +306,11 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 "                         allowed; mode 600 or stricter, not a symlink. The key\n"
 "                         goes into a frozen map; the agent keeps no copy\n"
 "  --key-id N             key id on the wire, 1..255 (default 1; needs --key-file)\n"
+"  --encrypt              encrypt every payload too (wire format v3, AES-128-CTR,\n"
+"                         then the MAC): FILE holds 64 hex digits, the MAC key\n"
+"                         then the encryption key. ringbuf only for now: the\n"
+"                         agent encrypts before send(); ksock and netpoll are\n"
+"                         refused at install (BPF-side encryption not built)\n"
 "  --sndbuf BYTES         ksock: size the socket's send buffer as SO_SNDBUFFORCE\n"
 "                         (the kernel doubles it; needs CAP_NET_ADMIN), so a\n"
 "                         burst loses fewer sends to EAGAIN (default 0: the\n"
@@ -335,7 +340,7 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 
 enum { OPT_VIA = 256, OPT_DST, OPT_BIND, OPT_DEV, OPT_EVENTS, OPT_PREFIX,
        OPT_ID, OPT_MAC, OPT_JSON, OPT_DEV_UNCHECKED, OPT_SNDBUF, OPT_KEY_FILE,
-       OPT_KEY_ID, OPT_BATCH, OPT_BATCH_AGE, OPT_BTF, OPT_VERSION };
+       OPT_KEY_ID, OPT_BATCH, OPT_BATCH_AGE, OPT_BTF, OPT_VERSION, OPT_ENCRYPT };
 
 static const char short_opts[] = "vh";
 
@@ -352,6 +357,7 @@ static const struct option long_opts[] = {
 	{ "sndbuf",	 required_argument, NULL, OPT_SNDBUF },
 	{ "key-file",	 required_argument, NULL, OPT_KEY_FILE },
 	{ "key-id",	 required_argument, NULL, OPT_KEY_ID },
+	{ "encrypt",	 no_argument,	    NULL, OPT_ENCRYPT },
 	{ "batch",	 required_argument, NULL, OPT_BATCH },
 	{ "batch-age-ms", required_argument, NULL, OPT_BATCH_AGE },
 	{ "btf",	 required_argument, NULL, OPT_BTF },
@@ -422,6 +428,9 @@ static int parse_option(int c, char **argv, struct agent_opts *o,
 	case OPT_KEY_ID:
 		raw->key_id = optarg;
 		break;
+	case OPT_ENCRYPT:
+		o->encrypt = 1;
+		break;
 	case OPT_BATCH:
 		raw->batch = optarg;
 		break;
@@ -478,7 +487,7 @@ static int parse_command(int argc, char **argv, struct agent_opts *o,
 	}
 	if (o->via || o->dst_text || o->bind_text || o->dev[0] || raw->mac ||
 	    o->dev_unchecked || raw->sndbuf || o->key_file || raw->key_id ||
-	    raw->batch || raw->batch_age || o->btf)
+	    raw->batch || raw->batch_age || o->btf || o->encrypt)
 		ERR("%s takes no sender options; name the sender as in "
 		    "'%s ksock'", cmd, cmd);
 	return 0;
@@ -547,6 +556,9 @@ static int check_install(struct agent_opts *o, const struct cli_raw *raw,
 		return -1;
 	if (o->key_file && !raw->key_id)
 		o->key_id = 1;
+	if (o->encrypt && !o->key_file)
+		ERR("--encrypt needs --key-file FILE: 64 hex digits, the MAC key then "
+		    "the encryption key");
 	if (check_batch(o, raw, err, errlen))
 		return -1;
 	if (raw->mac) {

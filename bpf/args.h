@@ -31,6 +31,7 @@ struct agent_opts {
 	__u32 sndbuf;			/* --sndbuf BYTES, ksock; 0: default */
 	const char *key_file;		/* --key-file: sign, send v2; NULL: v1 */
 	__u32 key_id;			/* --key-id 1..255 (default 1); 0: no key */
+	int   encrypt;			/* --encrypt: wire v3 (needs --key-file) */
 	__u32 batch;			/* --batch 1..BPFWIRE_BATCH_MAX; 1: none */
 	__u32 batch_age_ms;		/* --batch-age-ms; 0: no age limit */
 	__u8  mac[6];

@@ -72,8 +72,15 @@ int sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg)
 	cfg->batch = o->batch > 1 ? o->batch : 0;
 	cfg->batch_age_ms = o->batch_age_ms;
 	cfg->wire_version = o->key_id || cfg->batch ? BPFWIRE_VERSION_2 : BPFWIRE_VERSION;
-	/* A new epoch per install: a reinstalled sender restarts at seq 1. */
-	if (cfg->wire_version == BPFWIRE_VERSION_2 && getrandom(&cfg->epoch, sizeof(cfg->epoch), 0) != sizeof(cfg->epoch)) {
+	/* --encrypt: the programs still build signed v2; ringbuf's agent makes it v3. */
+	if (o->encrypt)
+		cfg->wire_version = BPFWIRE_VERSION_3;
+	/*
+	 * A new epoch per install: a reinstalled sender restarts at seq 1. The
+	 * epoch is also half of v3's counter block, so a new one per install
+	 * is what keeps a reinstall's (epoch, seq) from repeating a keystream.
+	 */
+	if (cfg->wire_version >= BPFWIRE_VERSION_2 && getrandom(&cfg->epoch, sizeof(cfg->epoch), 0) != sizeof(cfg->epoch)) {
 		pr_warn("couldn't choose the sender's epoch: getrandom: %s",
 			errno_str(-errno));
 		return -1;

@@ -212,8 +212,9 @@ static void status_text(const char *dir, const struct status *st)
 	if (st->info.via == BPFWIRE_VIA_KSOCK && c->sndbuf)
 		printf(", sndbuf %u", c->sndbuf);
 	if (c->key_id)
-		printf(", signed v2 (key id %u, epoch 0x%016llx)", c->key_id,
-		       (unsigned long long)c->epoch);
+		printf(", %s (key id %u, epoch 0x%016llx)",
+		       c->wire_version == BPFWIRE_VERSION_3 ? "encrypted v3" : "signed v2",
+		       c->key_id, (unsigned long long)c->epoch);
 	if (c->batch)
 		printf(", batch %u (age %u ms)", c->batch, c->batch_age_ms);
 	printf(", prefix '%.*s' (%s)\n", (int)c->prefix_len, c->prefix, dir);

@@ -4,6 +4,9 @@
  * datagrams on a ring buffer and this process forwards each with send().
  * It stays in the foreground; its programs detach when it dies. The maps
  * stay pinned so that status works during and after the run.
+ * --encrypt: the programs still sign v2; each record is made wire v3 here
+ * (common/wirecrypt.h, libcrypto) before send(), so this process holds
+ * both keys for its lifetime.
  */
 #include <errno.h>
 #include <signal.h>
@@ -14,7 +17,9 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include "agent.h"
+#include "keyfile.h"
 #include "loader.h"
+#include "wirecrypt.h"
 #include "ringbuf.bpf.skel.h"
 
 static volatile sig_atomic_t stop;
@@ -28,18 +33,57 @@ static void on_signal(int sig)
 struct fwd {
 	int fd;
 	struct bpfwire_stats *u;	/* mmapped map ustats */
+	int encrypt;			/* --encrypt: keys below */
+	struct key_pair keys;
+	int warned;
 };
+
+static void count_failed(struct fwd *f, int err)
+{
+	int e = err < BPFWIRE_ERRNO_SLOTS ? err : 0;
+
+	__atomic_fetch_add(&f->u->failed, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&f->u->err[e], 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * The record, as wire v3 in buf (the ring's pages are read-only to us).
+ * A record that cannot be encrypted is counted and never sent in the clear.
+ */
+static int encrypt_record(struct fwd *f, const void *data, size_t size,
+			  __u8 *buf, size_t cap)
+{
+	char err[160];
+
+	if (size > cap) {
+		snprintf(err, sizeof(err), "a record of %zu bytes, over %zu", size, cap);
+	} else {
+		memcpy(buf, data, size);
+		if (!wire_encrypt_datagram(buf, size, f->keys.mac, f->keys.enc, err,
+					   sizeof(err)))
+			return 0;
+	}
+	if (!f->warned++)
+		pr_warn("couldn't encrypt a ringbuf record, not sent (counted under "
+			"EPROTO): %s", err);
+	count_failed(f, EPROTO);
+	return -1;
+}
 
 static int forward(void *ctx, void *data, size_t size)
 {
 	struct fwd *f = ctx;
-	ssize_t n = send(f->fd, data, size, 0);
+	__u8 buf[BPFWIRE_MAX_DATAGRAM];
+	ssize_t n;
 
+	if (f->encrypt) {
+		if (encrypt_record(f, data, size, buf, sizeof(buf)))
+			return 0;
+		data = buf;
+	}
+	n = send(f->fd, data, size, 0);
 	if (n < 0) {
-		int e = errno < BPFWIRE_ERRNO_SLOTS ? errno : 0;
-
-		__atomic_fetch_add(&f->u->failed, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&f->u->err[e], 1, __ATOMIC_RELAXED);
+		count_failed(f, errno);
 	} else {
 		__atomic_fetch_add(&f->u->sent, 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&f->u->bytes, size, __ATOMIC_RELAXED);
@@ -110,9 +154,27 @@ int run_ringbuf(const struct agent_opts *o)
 	int ret = -1, err;
 
 	bpfwire_fmt_addr(&o->dst, o->dst.port, dst, sizeof(dst));
+	if (o->encrypt) {
+		char err[512];
+
+		if (key_file_read_pair(o->key_file, &f.keys, err, sizeof(err))) {
+			pr_warn("%s", err);
+			return -1;
+		}
+		if (!f.keys.has_enc) {
+			pr_warn("--encrypt needs an encryption key: key file %s has 32 hex digits "
+				"(a MAC key alone); give 64, the MAC key then the encryption key",
+				o->key_file);
+			explicit_bzero(&f.keys, sizeof(f.keys));
+			return -1;
+		}
+		f.encrypt = 1;
+	}
 	f.fd = open_socket(o);
-	if (f.fd < 0)
+	if (f.fd < 0) {
+		explicit_bzero(&f.keys, sizeof(f.keys));
 		return -1;
+	}
 	skel = bpfwire_ringbuf__open();
 	if (!skel) {
 		pr_warn("couldn't open the ringbuf sender: %s", errno_str(-errno));
@@ -144,8 +206,8 @@ int run_ringbuf(const struct agent_opts *o)
 	if (sender_attach(&s, o->events))
 		goto out;
 	bpfwire_events_str(o->events, ev, sizeof(ev));
-	printf("bpfwire-agent: ringbuf sender %u forwarding: %s -> %s, counters at %s\n",
-	       o->sender_id, ev, dst, s.dir);
+	printf("bpfwire-agent: ringbuf sender %u forwarding%s: %s -> %s, counters at %s\n",
+	       o->sender_id, f.encrypt ? " encrypted (wire v3)" : "", ev, dst, s.dir);
 	fflush(stdout);
 
 	while (!stop) {
@@ -175,5 +237,6 @@ out:
 	bpfwire_ringbuf__destroy(skel);
 	if (f.fd >= 0)
 		close(f.fd);
+	explicit_bzero(&f.keys, sizeof(f.keys));
 	return ret;
 }

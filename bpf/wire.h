@@ -77,6 +77,7 @@ struct bpfwire_hdr {
 #define BPFWIRE_KEY_LEN		16
 
 #define BPFWIRE_F_SIGNED	0x01	/* tag is a SipHash-2-4 MAC */
+/* v2 knows no other flag: BPFWIRE_F_ENCRYPTED (below) is v3's. */
 
 struct bpfwire_hdr_v2 {
 	__u32 magic;		/* BPFWIRE_MAGIC */
@@ -94,6 +95,44 @@ struct bpfwire_hdr_v2 {
 	__u64 epoch;
 	__u8  tag[BPFWIRE_TAG_LEN];
 } __attribute__((packed));
+
+/*
+ * Version 3 (issue 34): v2's header, byte for byte, over an encrypted
+ * payload. bpf/README.md has the design and the threat model.
+ *  version 3; flags = BPFWIRE_F_SIGNED | BPFWIRE_F_ENCRYPTED, exactly (a
+ *  v3 reader refuses any other bit: a flag it does not know may change
+ *  what the payload means); key_id != 0; the top 16 bits of seq are 0.
+ * Encrypt-then-MAC: the payload (hdr_len..end) is AES-128-CTR ciphertext
+ * under the encryption key; check and tag are computed as in v2 over the
+ * header and the ciphertext, the tag under the MAC key, a distinct key.
+ * Counter block of 16 bytes, big-endian, bpfwire_ctr_block():
+ *  0..7 epoch   8..13 seq (its low 48 bits)   14..15 block index from 0
+ * The payload is at most BPFWIRE_MAX_PAYLOAD_V2 bytes, 88 blocks, so the
+ * index never carries into seq: a standard 128-bit CTR increment (the
+ * kernel's crypto_inc, OpenSSL's) and this layout give the same blocks.
+ */
+#define BPFWIRE_VERSION_3	3
+#define BPFWIRE_F_ENCRYPTED	0x02	/* v3: the payload is AES-128-CTR */
+#define BPFWIRE_F_V3		(BPFWIRE_F_SIGNED | BPFWIRE_F_ENCRYPTED)
+#define BPFWIRE_ENC_KEY_LEN	16	/* AES-128 */
+#define BPFWIRE_CTR_BLOCK_LEN	16
+/* The seq a v3 counter block can hold; a sender stops encrypting past it. */
+#define BPFWIRE_SEQ_MAX_V3	((1ULL << 48) - 1)
+#define BPFWIRE_MAX_PAYLOAD_V3	BPFWIRE_MAX_PAYLOAD_V2
+
+/* The counter block of a v3 payload's block index blk (wire.h's layout). */
+static inline void bpfwire_ctr_block(__u8 out[BPFWIRE_CTR_BLOCK_LEN], __u64 epoch,
+				     __u64 seq, __u16 blk)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		out[i] = (__u8)(epoch >> (56 - 8 * i));
+	for (i = 0; i < 6; i++)
+		out[8 + i] = (__u8)(seq >> (40 - 8 * i));
+	out[14] = (__u8)(blk >> 8);
+	out[15] = (__u8)blk;
+}
 
 /*
  * Batching (issue 17): no batched datagram exceeds BPFWIRE_BATCH_DGRAM, a

@@ -72,9 +72,11 @@ uint16_t bpfw_csum_fold(uint32_t sum)
 	return (uint16_t)sum;
 }
 
+/* v2's header layout, which v3 keeps (wire.h): a tag at 48. */
 static int is_v2(const uint8_t *buf, uint32_t len)
 {
-	return len >= BPFWIRE_HDR_LEN_V2 && buf[4] == BPFWIRE_VERSION_2;
+	return len >= BPFWIRE_HDR_LEN_V2 &&
+	       (buf[4] == BPFWIRE_VERSION_2 || buf[4] == BPFWIRE_VERSION_3);
 }
 
 uint32_t bpfw_wire_check(const uint8_t *buf, uint32_t len)
@@ -407,7 +409,9 @@ static void decode_wire(const uint8_t *buf, uint32_t len, struct bpfw_wire *out)
 	out->check = be32(buf + 32);
 	out->reserved = be32(buf + 36);
 	out->n_events = 1;
-	if (out->version == BPFWIRE_VERSION_2 && len >= BPFWIRE_HDR_LEN_V2) {
+	/* v3 has v2's header (wire.h) */
+	if ((out->version == BPFWIRE_VERSION_2 || out->version == BPFWIRE_VERSION_3) &&
+	    len >= BPFWIRE_HDR_LEN_V2) {
 		out->flags = buf[36];
 		out->key_id = buf[37];
 		out->n_events = be16(buf + 38);
@@ -425,7 +429,7 @@ static enum bpfw_reason check_tag(const uint8_t *buf, uint32_t len,
 	uint8_t diff = 0;
 	int i;
 
-	if (w->version != BPFWIRE_VERSION_2 || !(w->flags & BPFWIRE_F_SIGNED))
+	if (w->version == BPFWIRE_VERSION || !(w->flags & BPFWIRE_F_SIGNED))
 		return BPFW_R_UNAUTHENTICATED;
 	t = bpfw_wire_tag(key->key, buf, len);
 	for (i = 0; i < BPFWIRE_TAG_LEN; i++)
@@ -436,21 +440,27 @@ static enum bpfw_reason check_tag(const uint8_t *buf, uint32_t len,
 	return BPFW_R_OK;
 }
 
-/* v1's reserved word; v2's unknown flags, or a key id or tag when unsigned. */
+/*
+ * v1's reserved word; v2's unknown flags (ENCRYPTED is v3's), or a key id
+ * or tag when unsigned; v3's flags other than exactly SIGNED|ENCRYPTED, no
+ * key id, or seq's top 16 bits, which no counter block holds.
+ */
 static int reserved_set(const struct bpfw_wire *w)
 {
 	static const uint8_t zero[BPFWIRE_TAG_LEN];
 
 	if (w->version == BPFWIRE_VERSION)
 		return w->reserved != 0;
+	if (w->version == BPFWIRE_VERSION_3)
+		return w->flags != BPFWIRE_F_V3 || !w->key_id ||
+		       w->seq > BPFWIRE_SEQ_MAX_V3;
 	if (w->flags & ~BPFWIRE_F_SIGNED)
 		return 1;
 	return !(w->flags & BPFWIRE_F_SIGNED) &&
 	       (w->key_id || memcmp(w->tag, zero, sizeof(zero)));
 }
 
-/* n_events EXEC/OPEN events back to back must fill the payload exactly. */
-static enum bpfw_reason check_events(const struct bpfw_wire *w)
+enum bpfw_reason bpfw_check_events(const struct bpfw_wire *w)
 {
 	uint32_t off = 0, path_len;
 	unsigned i;
@@ -484,15 +494,20 @@ enum bpfw_reason bpfw_parse_wire_key(const uint8_t *buf, uint32_t len,
 	decode_wire(buf, len, out);
 	if (out->magic != BPFWIRE_MAGIC)
 		return BPFW_R_WIRE_MAGIC;
-	if (out->version == BPFWIRE_VERSION_2 && len < BPFWIRE_HDR_LEN_V2)
+	if ((out->version == BPFWIRE_VERSION_2 || out->version == BPFWIRE_VERSION_3) &&
+	    len < BPFWIRE_HDR_LEN_V2)
 		return BPFW_R_WIRE_TRUNCATED;
-	if (out->version != BPFWIRE_VERSION && out->version != BPFWIRE_VERSION_2)
+	if (out->version != BPFWIRE_VERSION && out->version != BPFWIRE_VERSION_2 &&
+	    out->version != BPFWIRE_VERSION_3)
 		return BPFW_R_WIRE_VERSION;
 	/* A longer header is a compatible extension: skip what we don't know. */
 	min_hdr = out->version == BPFWIRE_VERSION ? BPFWIRE_HDR_LEN : BPFWIRE_HDR_LEN_V2;
 	if (out->hdr_len < min_hdr || out->hdr_len > len)
 		return BPFW_R_WIRE_HDR_LEN;
 	if (out->payload_len != len - out->hdr_len)
+		return BPFW_R_WIRE_PAYLOAD_LEN;
+	/* No sender makes a longer one, and no counter block would cover it. */
+	if (out->version == BPFWIRE_VERSION_3 && out->payload_len > BPFWIRE_MAX_PAYLOAD_V3)
 		return BPFW_R_WIRE_PAYLOAD_LEN;
 	/* Integrity first: a flipped bit anywhere must read as corruption. */
 	if (bpfw_wire_check(buf, len) != out->check)
@@ -507,7 +522,12 @@ enum bpfw_reason bpfw_parse_wire_key(const uint8_t *buf, uint32_t len,
 	if (out->seq == 0)
 		return BPFW_R_WIRE_SEQ_ZERO;
 	out->payload = buf + out->hdr_len;
-	return check_events(out);
+	if (out->version == BPFWIRE_VERSION_3) {
+		/* The header is all we may read: the events wait for the key. */
+		out->encrypted = 1;
+		return out->n_events ? BPFW_R_ENCRYPTED : BPFW_R_EVENT_LENGTH;
+	}
+	return bpfw_check_events(out);
 }
 
 enum bpfw_reason bpfw_parse_wire(const uint8_t *buf, uint32_t len,

@@ -69,7 +69,9 @@
 	X(UNAUTHENTICATED,	"unauthenticated",	INVALID)	\
 	X(AUTH,			"auth",			INVALID)	\
 	X(REPLAY,		"replay",		INVALID)	\
-	X(UNTRACKED,		"untracked",		INVALID)
+	X(UNTRACKED,		"untracked",		INVALID)	\
+	X(DECRYPT,		"decrypt",		INVALID)	\
+	X(ENCRYPTED,		"encrypted",		INVALID)
 
 enum bpfw_reason {
 #define BPFW_R_ENUM(id, name, cls) BPFW_R_##id,
@@ -150,13 +152,20 @@ struct bpfw_wire {
 	uint64_t epoch;		/* v2 */
 	uint8_t tag[8];		/* v2, as on the wire */
 	uint8_t authenticated;	/* the tag was checked against our key */
+	uint8_t encrypted;	/* v3: payload is ciphertext until decrypted */
+	uint8_t decrypted;	/* v3: payload points at the plaintext */
 	const uint8_t *payload;
 };
 
-/* The receiver's MAC key (--key-file) and the key id it insists on. */
+/*
+ * The receiver's keys (--key-file) and the key id it insists on: the MAC
+ * key, and with a 64-digit file wire v3's encryption key.
+ */
 struct bpfw_key {
 	uint8_t key[16];
 	int key_id;		/* 0-255, or -1: any */
+	uint8_t enc[16];
+	int has_enc;
 };
 
 /*
@@ -195,10 +204,19 @@ enum bpfw_reason bpfw_parse_wire(const uint8_t *buf, uint32_t len,
  * UNAUTHENTICATED and a tag that does not match (or another key id) is AUTH;
  * the tag is checked right after the FNV check, before anything else. Without
  * a key a signed v2 datagram passes on its FNV check alone.
+ * A v3 datagram whose header passes every check (and the MAC, with a key)
+ * is ENCRYPTED, out->encrypted set: its payload is not read here. The
+ * pipeline sequences it, then decrypts (decrypt.h) if it has the key.
  */
 enum bpfw_reason bpfw_parse_wire_key(const uint8_t *buf, uint32_t len,
 				     const struct bpfw_key *key,
 				     struct bpfw_wire *out);
+
+/*
+ * n_events EXEC/OPEN events back to back at w->payload must fill
+ * payload_len exactly: OK or EVENT_LENGTH (a TEST payload is any bytes).
+ */
+enum bpfw_reason bpfw_check_events(const struct bpfw_wire *w);
 
 /* SipHash-2-4 tag of a v2 datagram (tag bytes taken as 0), as wire.h says. */
 uint64_t bpfw_wire_tag(const uint8_t key[16], const uint8_t *buf, uint32_t len);
@@ -216,7 +234,7 @@ enum bpfw_reason bpfw_find_wire(const struct bpfw_link_cfg *cfg,
 				uint32_t wirelen, struct bpfw_l3 *l3,
 				struct bpfw_udp *udp, struct bpfw_wire *w);
 
-/* FNV-1a of a datagram as wire.h defines it (check, and v2's tag, taken as 0). */
+/* FNV-1a of a datagram as wire.h defines it (check, and v2's or v3's tag, taken as 0). */
 uint32_t bpfw_wire_check(const uint8_t *buf, uint32_t len);
 
 /* RFC 1071 sum, not folded or complemented, for chaining. */

@@ -103,7 +103,8 @@ static void log_datagram(void *arg, const struct bpfw_dgram_info *in)
 		json_object_object_add(o, "wire_version",
 				       json_object_new_int(in->wire->version));
 	}
-	if (in->wire && in->wire->version == BPFWIRE_VERSION_2) {
+	if (in->wire && (in->wire->version == BPFWIRE_VERSION_2 ||
+			 in->wire->version == BPFWIRE_VERSION_3)) {
 		char ep[20];
 
 		snprintf(ep, sizeof(ep), "%016llx", (unsigned long long)in->wire->epoch);
@@ -112,6 +113,10 @@ static void log_datagram(void *arg, const struct bpfw_dgram_info *in)
 		json_object_object_add(o, "signed", json_object_new_boolean(
 			in->wire->flags & BPFWIRE_F_SIGNED));
 		json_object_object_add(o, "key_id", json_object_new_int(in->wire->key_id));
+		json_object_object_add(o, "encrypted", json_object_new_boolean(
+			in->wire->encrypted));
+		json_object_object_add(o, "decrypted", json_object_new_boolean(
+			in->wire->decrypted));
 	}
 	if (in->reason == BPFW_R_OK)
 		json_object_object_add(o, "seq_event", json_object_new_string(

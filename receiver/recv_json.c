@@ -120,6 +120,7 @@ static json_object *side_json(struct bpfw_side *s)
 	json_object_object_add(o, "payload_bytes", json_object_new_uint64(s->payload_bytes));
 	json_object_object_add(o, "events", json_object_new_uint64(s->events));
 	json_object_object_add(o, "authenticated", json_object_new_uint64(s->authenticated));
+	json_object_object_add(o, "decrypted", json_object_new_uint64(s->decrypted));
 	json_object_object_add(o, "received", json_object_new_uint64(t.received));
 	json_object_object_add(o, "lost", json_object_new_uint64(t.lost));
 	json_object_object_add(o, "duplicates", json_object_new_uint64(t.duplicates));
@@ -201,6 +202,7 @@ json_object *summary_json(struct run *run, struct checks *c)
 	json_object_object_add(cfg, "expect_src", srcs);
 	json_object_object_add(cfg, "accept_csum_partial", json_object_new_boolean(o->accept_partial));
 	json_object_object_add(cfg, "authenticated", json_object_new_boolean(o->have_key));
+	json_object_object_add(cfg, "decrypts", json_object_new_boolean(o->key.has_enc));
 	if (o->key.key_id >= 0)
 		json_object_object_add(cfg, "key_id", json_object_new_int(o->key.key_id));
 	json_object_object_add(cfg, "max_senders", json_object_new_int64(o->max_senders));

@@ -59,7 +59,10 @@ static void usage(FILE *f)
 "Authentication and memory:\n"
 "      --key-file FILE    SipHash-2-4 key (32 hex digits; mode 0600, no symlink):\n"
 "                         v1 and unsigned v2 are then 'unauthenticated', a bad\n"
-"                         tag 'auth', a repeated (epoch, seq) 'replay'\n"
+"                         tag 'auth', a repeated (epoch, seq) 'replay'. 64\n"
+"                         digits: the MAC key, then the AES-128 key that wire\n"
+"                         v3 is decrypted with ('decrypt' when it does not\n"
+"                         decrypt to events); without it v3 is 'encrypted'\n"
 "      --key-id N         also refuse ('auth') a tag made with another key id (1-255)\n"
 "      --max-senders N    senders tracked per side (default 4096); past it\n"
 "                         'too_many_senders'\n"
@@ -250,12 +253,17 @@ static int check_mode(struct opts *o)
 		return -1;
 	}
 	if (o->key_file) {
+		struct key_pair k;
 		char why[512];
 
-		if (key_file_read(o->key_file, o->key.key, why, sizeof(why))) {
+		if (key_file_read_pair(o->key_file, &k, why, sizeof(why))) {
 			pr_warn("--key-file: %s", why);
 			return -1;
 		}
+		memcpy(o->key.key, k.mac, sizeof(o->key.key));
+		memcpy(o->key.enc, k.enc, sizeof(o->key.enc));
+		o->key.has_enc = k.has_enc;
+		explicit_bzero(&k, sizeof(k));
 		o->have_key = 1;
 	}
 	return 0;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decrypt.h"
 #include "rx.h"
 
 int bpfw_rx_init(struct bpfw_rx *rx, const struct bpfw_rx_cfg *cfg)
@@ -91,11 +92,16 @@ static enum bpfw_reason seq_reason(const struct bpfw_dgram_info *info,
 	}
 }
 
-/* The layers both sides share: wire format and MAC, expectations, sequence. */
+/*
+ * The layers both sides share: wire format and MAC, expectations, sequence,
+ * then for v3 the payload's decryption: the clear header is sequenced (and
+ * a replay refused) before any ciphertext is read.
+ */
 static void finish(struct bpfw_rx *rx, struct bpfw_side *side,
 		   struct bpfw_dgram_info *info, const uint8_t *buf,
 		   uint32_t len)
 {
+	uint8_t plain[BPFWIRE_MAX_PAYLOAD_V3];
 	struct bpfw_wire w;
 	enum bpfw_reason r;
 
@@ -103,7 +109,7 @@ static void finish(struct bpfw_rx *rx, struct bpfw_side *side,
 	/* The MAC is checked here, before any per-sender state is looked up. */
 	r = bpfw_parse_wire_key(buf, len, rx->cfg.key, &w);
 	info->wire = &w;
-	if (r != BPFW_R_OK)
+	if (r != BPFW_R_OK && r != BPFW_R_ENCRYPTED)
 		goto out;
 	if (!src_expected(&rx->cfg, info->family, info->src, info->sport)) {
 		r = BPFW_R_SRC_UNEXPECTED;
@@ -116,6 +122,10 @@ static void finish(struct bpfw_rx *rx, struct bpfw_side *side,
 	r = seq_reason(info, &w);
 	if (r != BPFW_R_OK)
 		goto out;
+	/* ENCRYPTED without the key: counted and sequenced, never parsed. */
+	if (w.encrypted && (r = bpfw_wire_decrypt(rx->cfg.key, &w, plain)) != BPFW_R_OK)
+		goto out;
+	side->decrypted += w.decrypted;
 	side->payload_bytes += w.payload_len;
 	side->authenticated += w.authenticated;
 	if (info->seq_event != BPFW_SEQ_DUPLICATE) {

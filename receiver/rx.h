@@ -34,6 +34,7 @@ struct bpfw_side {
 	uint64_t payload_bytes;
 	uint64_t events;		/* n_events of the distinct valid datagrams */
 	uint64_t authenticated;		/* valid datagrams whose tag was checked */
+	uint64_t decrypted;		/* valid v3 datagrams, decrypted */
 	struct bpfw_senders *senders;
 };
 

@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: GPL-2.0-only
--- Wireshark dissector for the bpfwire wire format (bpf/wire.h, versions 1 and 2).
+-- Wireshark dissector for the bpfwire wire format (bpf/wire.h, versions 1 to 3).
 --
 --   tshark -X lua_script:trace/bpfwire.lua -r CAPTURE -Y bpfwire \
 --          -T fields -e bpfwire.sender -e bpfwire.seq -e bpfwire.check_good
@@ -11,6 +11,9 @@
 -- Version 2 (56-byte header) adds flags, key id, n_events, epoch and the
 -- SipHash-2-4 tag (little-endian); the tag is shown, not verified: that
 -- takes the key, which bpfwire-recv --key-file has and a capture must not.
+-- Version 3 (issue 34) is v2's header over an AES-128-CTR payload: the
+-- header is decoded, the payload shown as "Encrypted payload", and nothing
+-- is decrypted (the key is the receiver's).
 
 local p = Proto("bpfwire", "bpfwire telemetry")
 
@@ -29,8 +32,10 @@ local f = {
 	check_good  = ProtoField.bool("bpfwire.check_good", "Check good"),
 	reserved    = ProtoField.uint32("bpfwire.reserved", "Reserved", base.HEX),
 	v2          = ProtoField.bool("bpfwire.v2", "Wire format v2"),
+	v3          = ProtoField.bool("bpfwire.v3", "Wire format v3 (v2's header, encrypted payload)"),
 	flags       = ProtoField.uint8("bpfwire.flags", "Flags", base.HEX),
 	signed      = ProtoField.bool("bpfwire.flags.signed", "Signed (SipHash-2-4 tag)", 8, nil, 0x01),
+	encrypted   = ProtoField.bool("bpfwire.flags.encrypted", "Encrypted (AES-128-CTR payload)", 8, nil, 0x02),
 	key_id      = ProtoField.uint8("bpfwire.key_id", "Key id", base.DEC),
 	n_events    = ProtoField.uint16("bpfwire.n_events", "Events", base.DEC),
 	epoch       = ProtoField.uint64("bpfwire.epoch", "Sender epoch", base.HEX),
@@ -41,10 +46,12 @@ local f = {
 	path_len    = ProtoField.uint16("bpfwire.path_len", "Path length", base.DEC),
 	path        = ProtoField.string("bpfwire.path", "Path"),
 	payload     = ProtoField.bytes("bpfwire.payload", "Payload"),
+	enc_payload = ProtoField.bytes("bpfwire.encrypted_payload", "Encrypted payload"),
 }
 p.fields = { f.magic, f.version, f.type, f.hdr_len, f.sender, f.payload_len, f.seq,
-	f.timestamp, f.check, f.check_good, f.reserved, f.v2, f.flags, f.signed, f.key_id,
-	f.n_events, f.epoch, f.tag, f.pid, f.uid, f.comm, f.path_len, f.path, f.payload }
+	f.timestamp, f.check, f.check_good, f.reserved, f.v2, f.v3, f.flags, f.signed,
+	f.encrypted, f.key_id, f.n_events, f.epoch, f.tag, f.pid, f.uid, f.comm, f.path_len,
+	f.path, f.payload, f.enc_payload }
 
 local e_bad_check = ProtoExpert.new("bpfwire.check.bad", "bpfwire check does not match",
 	expert.group.CHECKSUM, expert.severity.ERROR)
@@ -71,11 +78,12 @@ local function fnv1a(tvb, n, v2)
 	return h
 end
 
--- v2's fields after v1's first 36 bytes.
-local function add_v2(t, tvb)
-	t:add(f.v2, true):set_generated()
+-- v2's fields after v1's first 36 bytes (v3 has the same header).
+local function add_v2(t, tvb, ver)
+	t:add(ver == 3 and f.v3 or f.v2, true):set_generated()
 	local ft = t:add(f.flags, tvb(36, 1))
 	ft:add(f.signed, tvb(36, 1))
+	ft:add(f.encrypted, tvb(36, 1))
 	t:add(f.key_id, tvb(37, 1))
 	t:add(f.n_events, tvb(38, 2))
 	t:add(f.epoch, tvb(40, 8))
@@ -106,7 +114,9 @@ local function dissect(tvb, pinfo, tree)
 	if len < HDR_LEN or tvb(0, 4):uint() ~= MAGIC then
 		return 0
 	end
-	local v2 = tvb(4, 1):uint() == 2 and len >= HDR_LEN_V2
+	local ver = tvb(4, 1):uint()
+	-- v2's header layout: v2, and v3 over it
+	local v2 = (ver == 2 or ver == 3) and len >= HDR_LEN_V2
 	pinfo.cols.protocol = "bpfwire"
 	local t = tree:add(p, tvb(), "bpfwire")
 	t:add(f.magic, tvb(0, 4))
@@ -120,7 +130,7 @@ local function dissect(tvb, pinfo, tree)
 	local ct = t:add(f.check, tvb(32, 4))
 	local n = 1
 	if v2 then
-		add_v2(t, tvb)
+		add_v2(t, tvb, ver)
 		n = tvb(38, 2):uint()
 	else
 		t:add(f.reserved, tvb(36, 4))
@@ -140,14 +150,21 @@ local function dissect(tvb, pinfo, tree)
 	end
 
 	local ty = tvb(5, 1):uint()
-	local pl = tvb(hdr_len, plen)
-	if (ty == 1 or ty == 2) and plen >= 28 then
-		add_events(t, pl, plen, n)
+	local enc = v2 and ver == 3
+	if enc then
+		-- Ciphertext: shown as bytes, never read as events.
+		if plen > 0 then
+			t:add(f.enc_payload, tvb(hdr_len, plen))
+		end
+	elseif (ty == 1 or ty == 2) and plen >= 28 then
+		add_events(t, tvb(hdr_len, plen), plen, n)
 	elseif plen > 0 then
-		t:add(f.payload, pl)
+		t:add(f.payload, tvb(hdr_len, plen))
 	end
 	local v = ""
-	if v2 then
+	if enc then
+		v = string.format(" v3 encrypted epoch 0x%s", tvb(40, 8):uint64():tohex())
+	elseif v2 then
 		v = string.format(" v2 %s epoch 0x%s", tvb(36, 1):uint() % 2 == 1 and "signed" or "unsigned",
 			tvb(40, 8):uint64():tohex())
 	end

@@ -121,9 +121,11 @@ static __always_inline int bg_frame_parse(const __u8 *data, __u32 headlen,
 		return BG_V_FAULT;
 	if (bg_be16(l4 + 2) != port)
 		return BG_V_PORT;
-	/* v2 (signed) keeps v1's first 36 bytes: sender, seq and stamp alike. */
+	/* v2 (signed) and v3 (encrypted, issue 34) keep v1's first 36 bytes,
+	 * clear: sender, seq and stamp alike. */
 	if (bg_be32(l4 + 8) != BPFWIRE_MAGIC ||
-	    (l4[8 + 4] != BPFWIRE_VERSION && l4[8 + 4] != BPFWIRE_VERSION_2))
+	    (l4[8 + 4] != BPFWIRE_VERSION && l4[8 + 4] != BPFWIRE_VERSION_2 &&
+	     l4[8 + 4] != BPFWIRE_VERSION_3))
 		return BG_V_MAGIC;
 	r->sender_id = bg_be32(l4 + 8 + 8);
 	r->seq = bg_be64(l4 + 8 + 16);

@@ -246,6 +246,15 @@ static void test_key_cli(void)
 	CLI_BAD("bad --key-file ''", "--via", "ksock", "--dst", "192.0.2.2:7000",
 		"--key-file", "");
 	CLI_BAD("takes no sender options", "status", "--key-file", "/k");
+	/* issue 34: --encrypt needs the key file; which sender is the install's call. */
+	ASSERT_OK(CLI(&o, err, "--via", "ringbuf", "--dst", "192.0.2.2:7000",
+		      "--key-file", "/k", "--encrypt"), "--encrypt");
+	ASSERT_EQ(o.encrypt, 1, "--encrypt set");
+	ASSERT_OK(CLI(&o, err, "--via", "ksock", "--dst", "192.0.2.2:7000",
+		      "--key-file", "/k", "--encrypt"), "--encrypt with ksock parses");
+	CLI_BAD("--encrypt needs --key-file FILE: 64 hex digits", "--via", "ringbuf", "--dst",
+		"192.0.2.2:7000", "--encrypt");
+	CLI_BAD("takes no sender options", "status", "--encrypt");
 #undef CLI_BAD
 }
 

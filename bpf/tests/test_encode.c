@@ -9,7 +9,9 @@
 #include "encode.h"
 #include "tap.h"
 #ifdef HAVE_RECV_PARSER
+#include "decrypt.h"
 #include "parse.h"
+#include "wirecrypt.h"
 #endif
 
 static __u32 fnv(const void *p, size_t n)
@@ -246,6 +248,54 @@ static void test_batch(void)
 #endif
 }
 
+#ifdef HAVE_RECV_PARSER
+/*
+ * --encrypt on ringbuf (issue 34): the programs' signed v2 bytes (build_v2,
+ * what sender.bpf.h makes), turned into v3 as the agent's forwarder does
+ * (wire_encrypt_datagram), read back by the receiver under both keys.
+ */
+static void test_v3_ringbuf(void)
+{
+	struct bpfw_key k = { .key_id = 5, .has_enc = 1 };
+	__u8 b[BPFWIRE_DGRAM_MAX_V2], plain[BPFWIRE_MAX_PAYLOAD_V3], v2[BPFWIRE_DGRAM_MAX_V2];
+	char comm[16] = "cat", err[160] = "";
+	struct bpfw_wire w;
+	__u32 len, i;
+
+	for (i = 0; i < 16; i++) {
+		k.key[i] = 0xa0 + i;
+		k.enc[i] = 0x50 + i;
+	}
+	len = build_v2(b, k.key, 5, 0x1122334455667788ull, 258, comm, "/tmp/bw/secret");
+	memcpy(v2, b, len);
+	if (!ASSERT_OK(wire_encrypt_datagram(b, len, k.key, k.enc, err, sizeof(err)),
+		       "the BPF encoder's signed v2 becomes v3"))
+		printf("#   %s\n", err);
+	ASSERT_EQ(memcmp(b + 56, v2 + 56, len - 56) != 0, 1, "the payload changed");
+	ASSERT_EQ(memcmp(b + 5, v2 + 5, 27), 0, "the header's fields stay clear");
+	ASSERT_EQ(bpfw_parse_wire_key(b, len, &k, &w), BPFW_R_ENCRYPTED,
+		  "the receiver's parser: a good v3 header, MAC checked");
+	ASSERT_EQ(bpfw_wire_decrypt(&k, &w, plain), BPFW_R_OK, "decrypts to one event");
+	ASSERT_EQ(memcmp(w.payload, v2 + 56, len - 56), 0, "the plaintext is the v2 payload");
+	k.enc[0] ^= 1;
+	ASSERT_EQ(bpfw_parse_wire_key(b, len, &k, &w), BPFW_R_ENCRYPTED, "another encryption key: MAC still good");
+	ASSERT_EQ(bpfw_wire_decrypt(&k, &w, plain), BPFW_R_DECRYPT, "another encryption key: decrypt");
+	/* The longest single event fits the forwarder's 1460-byte buffer. */
+	{
+		char path[BPFWIRE_PATH_MAX + 1];
+
+		memset(path, 'p', BPFWIRE_PATH_MAX);
+		path[BPFWIRE_PATH_MAX] = 0;
+		k.enc[0] ^= 1;
+		len = build_v2(b, k.key, 5, 9, 1, comm, path);
+		ASSERT_OK(wire_encrypt_datagram(b, len, k.key, k.enc, err, sizeof(err)),
+			  "the longest v2 datagram becomes v3");
+		ASSERT_EQ(bpfw_parse_wire_key(b, len, &k, &w), BPFW_R_ENCRYPTED, "longest: good header");
+		ASSERT_EQ(bpfw_wire_decrypt(&k, &w, plain), BPFW_R_OK, "longest: decrypts");
+	}
+}
+#endif
+
 int main(void)
 {
 	static const __u8 want_hdr[32] = {
@@ -319,5 +369,8 @@ int main(void)
 #endif
 	test_v2();
 	test_batch();
+#ifdef HAVE_RECV_PARSER
+	test_v3_ringbuf();
+#endif
 	return tap_done();
 }

@@ -9,6 +9,7 @@
 #include "craft.h"
 #include "parse.h"
 #include "wire.h"
+#include "wirecrypt.h"
 
 const uint8_t craft_our_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 };
 
@@ -116,6 +117,18 @@ void craft_wire_sign(uint8_t *buf, uint32_t len, const uint8_t key[16],
 	t = bpfwire_siphash24(key, buf, len);
 	for (i = 0; i < BPFWIRE_TAG_LEN; i++)	/* little-endian, as SipHash outputs */
 		buf[BPFWIRE_OFF_TAG + i] = (uint8_t)(t >> (8 * i));
+}
+
+int craft_wire_encrypt(uint8_t *buf, uint32_t len, const uint8_t mac[16],
+		       const uint8_t enc[16])
+{
+	char err[160];
+
+	if (wire_encrypt_datagram(buf, len, mac, enc, err, sizeof(err))) {
+		fprintf(stderr, "craft_wire_encrypt: %s\n", err);
+		abort();
+	}
+	return 0;
 }
 
 uint32_t craft_event(uint8_t *buf, uint32_t pid, const char *comm,

@@ -55,6 +55,12 @@ uint32_t craft_wire_v2(uint8_t *buf, uint32_t sender, uint64_t epoch,
 /* Sign a v2 datagram: set the flag and key id, fix the check, then the tag. */
 void craft_wire_sign(uint8_t *buf, uint32_t len, const uint8_t key[16],
 		     uint8_t key_id);
+/*
+ * A signed v2 datagram turned into wire v3 (common/wirecrypt.h): the
+ * payload encrypted under enc, check and tag again under mac. Returns 0.
+ */
+int craft_wire_encrypt(uint8_t *buf, uint32_t len, const uint8_t mac[16],
+		       const uint8_t enc[16]);
 /* An EXEC/OPEN event payload; returns its length. */
 uint32_t craft_event(uint8_t *buf, uint32_t pid, const char *comm,
 		     const char *path);

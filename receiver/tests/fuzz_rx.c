@@ -4,7 +4,8 @@
  * sequence tracking). One input is a small capture:
  *   byte 0: bits 0-1 link type, bit 2 accept partial checksums,
  *           bit 3 any port (else 7000), bit 4 expect a source,
- *           bit 5 a MAC key, bit 6 a 4 KiB state budget
+ *           bit 5 a MAC key, bit 6 a 4 KiB state budget, bit 7 with bit 5:
+ *           an encryption key too (wire v3 decrypted)
  *   then records of [len hi][len lo][seconds to advance][frame bytes]
  * so that fragments, timeouts and sequences span several frames. Every
  * frame is also handed to the socket side as a UDP payload.
@@ -24,6 +25,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	static const uint8_t mac[6] = { 2, 0, 0, 0, 0, 2 };
 	static const struct bpfw_key key = { .key = "fuzz-fuzz-fuzz!", .key_id = 1 };
+	static const struct bpfw_key key_enc = {
+		.key = "fuzz-fuzz-fuzz!", .key_id = 1, .enc = "fuzz-enc-fuzz!!", .has_enc = 1,
+	};
 	struct bpfw_rx_cfg cfg = { 0 };
 	struct bpfw_rx rx;
 	uint64_t ts = 1000000000ull;
@@ -41,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cfg.nsrcs = 1;
 	}
 	if (data[0] & 32)
-		cfg.key = &key;
+		cfg.key = data[0] & 128 ? &key_enc : &key;
 	if (data[0] & 64)
 		cfg.state_budget = 4096;
 	/* Small tables so eviction and "too many senders" are reachable. */

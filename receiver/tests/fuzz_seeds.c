@@ -146,6 +146,25 @@ int main(int argc, char **argv)
 		}
 		err |= finish();
 	}
+	/* Wire v3 under the fuzzer's two keys: a good open, a replay, a bad tag. */
+	{
+		static const uint8_t key[16] = "fuzz-fuzz-fuzz!", enc[16] = "fuzz-enc-fuzz!!";
+		uint8_t ev[BPFWIRE_EVENT_FIXED_LEN + 32];
+		uint32_t el = craft_event(ev, 42, "cat", "/etc/fuzz");
+
+		craft_defaults(&p, 4);
+		start(32 | 64 | 128);
+		for (i = 0; i < 3; i++) {
+			n = craft_wire_v2(dg, 7, 9, i == 1 ? 1 : (uint64_t)i + 1,
+					  BPFWIRE_EV_OPEN, 1, ev, el);
+			craft_wire_sign(dg, n, key, 1);
+			craft_wire_encrypt(dg, n, key, enc);
+			if (i == 2)
+				dg[BPFWIRE_OFF_TAG] ^= 1;
+			add(f, craft_frame(f, &p, dg, n), 0);
+		}
+		err |= finish();
+	}
 	printf("%d seeds in %s\n", nseed, dir);
 	return err ? 1 : 0;
 }

@@ -408,7 +408,9 @@ static void test_wire(void)
 	} while (0)
 
 	WIRE_CASE(dg[0] = 0x43, 1, BPFW_R_WIRE_MAGIC, "wire magic");
-	WIRE_CASE(dg[4] = 3, 1, BPFW_R_WIRE_VERSION, "wire version 3");
+	WIRE_CASE(dg[4] = 4, 1, BPFW_R_WIRE_VERSION, "wire version 4");
+	/* v3 is v2's 56-byte header: a 40-byte one is too short for it. */
+	WIRE_CASE(dg[4] = 3, 1, BPFW_R_WIRE_HDR_LEN, "wire version 3 with v1's 40-byte header");
 	WIRE_CASE(put16(dg + 6, 39), 1, BPFW_R_WIRE_HDR_LEN, "wire hdr_len 39");
 	WIRE_CASE(put16(dg + 6, 200), 1, BPFW_R_WIRE_HDR_LEN, "wire hdr_len past end");
 	WIRE_CASE(dg[15] = 17, 1, BPFW_R_WIRE_PAYLOAD_LEN, "wire payload_len +1");

@@ -12,8 +12,18 @@
 # the values that script put in, the tags as it computed them. A fifth,
 # appended for issue 17: an unsigned OPEN batch of 8 events (--batch 8),
 # 360 bytes, pids 5000..5007, paths /tmp/w/b/0..7.
+# Wire format v3 (issue 34) with v3.pcap and v3.expected: an encrypted OPEN
+# (/etc/shadow), an encrypted EXEC of two events, an encrypted OPEN with a
+# ciphertext byte flipped after sealing (bad check) and a clear signed v2
+# OPEN, written with receiver/tests/craft.h and common/wirecrypt.h (MAC key
+# as above, AES-128 key 2b7e151628aed2a6abf7158809cf4f3c, key id 3, epoch
+# 0x5dcd7438b80d87c8). The first payload was decrypted apart with
+# `openssl enc -d -aes-128-ctr -iv 5dcd7438b80d87c80000000000010000` to
+# pid 4242, cat, /etc/shadow. The header is decoded, the payload shown as
+# bytes (bpfwire.encrypted_payload), and no pid or path comes out of it.
 lua=$1 pcap=$2 expected=$3
 v2pcap=$(dirname "$pcap")/v2.pcap v2expected=$(dirname "$pcap")/v2.expected
+v3pcap=$(dirname "$pcap")/v3.pcap v3expected=$(dirname "$pcap")/v3.expected
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0
@@ -31,6 +41,15 @@ decode_v2() {
 		-e bpfwire.v2 -e bpfwire.flags -e bpfwire.flags.signed -e bpfwire.key_id \
 		-e bpfwire.n_events -e bpfwire.epoch -e bpfwire.tag -e bpfwire.check_good \
 		-e bpfwire.pid -e bpfwire.path 2>"$tmp/err"
+}
+
+decode_v3() {
+	tshark -n -X lua_script:"$1" -r "$v3pcap" -Y bpfwire -T fields -E separator=' ' \
+		-e bpfwire.version -e bpfwire.type -e bpfwire.sender -e bpfwire.seq \
+		-e bpfwire.v2 -e bpfwire.v3 -e bpfwire.flags -e bpfwire.flags.signed \
+		-e bpfwire.flags.encrypted -e bpfwire.key_id -e bpfwire.n_events -e bpfwire.epoch \
+		-e bpfwire.tag -e bpfwire.check_good -e bpfwire.pid -e bpfwire.path \
+		-e bpfwire.encrypted_payload 2>"$tmp/err"
 }
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -51,7 +70,13 @@ n_events|s/n = tvb(38, 2):uint()/n = 1/
 epoch|s/f.epoch, tvb(40, 8)/f.epoch, tvb(41, 8)/
 tag|s/f.tag, tvb(48, 8)/f.tag, tvb(47, 8)/
 check|s/i >= 48 and i < 56/i >= 48 and i < 55/'
-echo "1..$(( $# + 2 + 2 + $(echo "$v2mutants" | wc -l) ))"
+# v3 mutants: the encrypted bit, the ciphertext read as events, v3's check
+# without the tag zeroed (v3 taken for v1), v3 shown as v2.
+v3mutants='encrypted|s/8, nil, 0x02/8, nil, 0x04/
+as-events|s/local enc = v2 and ver == 3/local enc = false/
+check|s/(ver == 2 or ver == 3) and len/ver == 2 and len/
+v3|s/ver == 3 and f.v3 or f.v2/f.v2/'
+echo "1..$(( $# + 2 + 2 + $(echo "$v2mutants" | wc -l) + 2 + $(echo "$v3mutants" | wc -l) ))"
 
 if decode "$lua" > "$tmp/got" && [ -s "$tmp/got" ]; then
 	ok "tshark decodes $(wc -l < "$tmp/got") datagrams"
@@ -105,5 +130,33 @@ while IFS= read -r m; do
 	fi
 done <<EOF
 $v2mutants
+EOF
+
+if decode_v3 "$lua" > "$tmp/got3" && [ -s "$tmp/got3" ]; then
+	ok "tshark decodes $(wc -l < "$tmp/got3") datagrams of v3.pcap"
+else
+	not_ok "tshark decodes v3.pcap"; sed 's/^/# /' "$tmp/err"
+fi
+if cmp -s "$tmp/got3" "$v3expected"; then
+	ok "v3: version, type, sender, seq, v2/v3, flags, signed, encrypted, key_id, n_events, epoch, tag, check_good, no pid or path, the encrypted payload as expected"
+else
+	not_ok "v3 fields as expected"
+	diff "$v3expected" "$tmp/got3" | sed 's/^/# /'
+fi
+while IFS= read -r m; do
+	name=${m%%|*} expr=${m#*|}
+	sed "$expr" "$lua" > "$tmp/mutant.lua"
+	if cmp -s "$tmp/mutant.lua" "$lua"; then
+		not_ok "mutant v3 '$name' did not change the dissector (fix its sed)"
+		continue
+	fi
+	decode_v3 "$tmp/mutant.lua" > "$tmp/mut" || true
+	if cmp -s "$tmp/mut" "$v3expected"; then
+		not_ok "a dissector decoding v3 $name wrong still passes"
+	else
+		ok "a dissector decoding v3 $name wrong fails the comparison"
+	fi
+done <<EOF
+$v3mutants
 EOF
 exit $bad

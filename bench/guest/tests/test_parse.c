@@ -234,6 +234,7 @@ static void test_frame(void)
 {
 	uint8_t d[80], f[256];
 	struct bg_xmit_rec r;
+	uint64_t seq;
 	uint32_t n;
 
 	ASSERT_OK(bg_build_test_datagram(d, sizeof(d), 77, 0x0102030405ull, 0x1122334455667788ull),
@@ -297,8 +298,14 @@ static void test_frame(void)
 	f[14 + 20 + 8 + 4] = 2;
 	/* v2, signed: the same sender, seq and stamp at the same offsets */
 	ASSERT_EQ(bg_frame_parse(f, n, 7100, &r), BG_V_OK, "frame: bpfwire version 2 is read");
+	/* v3 (issue 34): encrypted payload, the same clear header */
+	seq = r.seq;
 	f[14 + 20 + 8 + 4] = 3;
-	ASSERT_EQ(bg_frame_parse(f, n, 7100, &r), BG_V_MAGIC, "frame: bpfwire version 3");
+	r.seq = 0;
+	ASSERT_EQ(bg_frame_parse(f, n, 7100, &r), BG_V_OK, "frame: bpfwire version 3 is read");
+	ASSERT_EQ(r.seq, seq, "frame: v3's seq where v2's is");
+	f[14 + 20 + 8 + 4] = 4;
+	ASSERT_EQ(bg_frame_parse(f, n, 7100, &r), BG_V_MAGIC, "frame: bpfwire version 4");
 }
 
 static uint32_t be32(const uint8_t *p)
