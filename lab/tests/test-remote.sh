@@ -118,7 +118,10 @@ killed() { # ID WHO(lab|lab+reaper)
 		[ "$(cat /proc/$c/comm 2>/dev/null)" = bpfwire-lab ] && reaper="$reaper $c"
 	done
 	[ "$2" = lab ] && reaper=
-	kill -KILL "$pid" $reaper
+	# The reaper first: killed after the lab, it could read the lab's end
+	# of its pipe in between and start down's ssh, which outlives it.
+	[ -z "$reaper" ] || kill -KILL $reaper
+	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
 }
 killed r18kill9 "lab+reaper"
