@@ -188,6 +188,17 @@ static inline __u32 bpfwire_fnv1a(__u32 h, const void *buf, __u32 len)
  */
 #define BPFWIRE_ROTL64(x, b)	(((x) << (b)) | ((x) >> (64 - (b))))
 
+/* Big-endian reads: the header's fields, and the receiver's packet headers. */
+static inline __u32 bpfwire_be32(const __u8 *p)
+{
+	return (__u32)p[0] << 24 | (__u32)p[1] << 16 | (__u32)p[2] << 8 | p[3];
+}
+
+static inline __u64 bpfwire_be64(const __u8 *p)
+{
+	return (__u64)bpfwire_be32(p) << 32 | bpfwire_be32(p + 4);
+}
+
 static inline __u64 bpfwire_le64(const __u8 *p)
 {
 	return (__u64)p[0] | (__u64)p[1] << 8 | (__u64)p[2] << 16 |

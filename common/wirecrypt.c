@@ -38,21 +38,6 @@ int wire_payload_crypt(const uint8_t key[WIRE_ENC_KEY_LEN], uint64_t epoch,
 	return wire_ctr_crypt(key, ctr, in, out, len);
 }
 
-static uint64_t be64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 int wire_encrypt_datagram(uint8_t *buf, size_t len, const uint8_t mac_key[16],
 			  const uint8_t enc_key[WIRE_ENC_KEY_LEN], char *err,
 			  size_t errlen)
@@ -61,12 +46,12 @@ int wire_encrypt_datagram(uint8_t *buf, size_t len, const uint8_t mac_key[16],
 	uint64_t seq, tag;
 	int i;
 
-	if (len < BPFWIRE_HDR_LEN_V2 || be32(buf) != BPFWIRE_MAGIC ||
+	if (len < BPFWIRE_HDR_LEN_V2 || bpfwire_be32(buf) != BPFWIRE_MAGIC ||
 	    buf[4] != BPFWIRE_VERSION_2)
 		ERR("not a wire v2 datagram (%zu bytes)", len);
 	hdr_len = (uint32_t)buf[6] << 8 | buf[7];
-	plen = be32(buf + 12);
-	seq = be64(buf + 16);
+	plen = bpfwire_be32(buf + 12);
+	seq = bpfwire_be64(buf + 16);
 	if (hdr_len < BPFWIRE_HDR_LEN_V2 || hdr_len > len || plen != len - hdr_len)
 		ERR("v2 datagram of %zu bytes with hdr_len %u and payload_len %u", len,
 		    hdr_len, plen);
@@ -78,7 +63,7 @@ int wire_encrypt_datagram(uint8_t *buf, size_t len, const uint8_t mac_key[16],
 		    (unsigned long long)seq);
 	if (plen > BPFWIRE_MAX_PAYLOAD_V3)
 		ERR("payload of %u bytes: over %d", plen, BPFWIRE_MAX_PAYLOAD_V3);
-	if (wire_payload_crypt(enc_key, be64(buf + 40), seq, buf + hdr_len,
+	if (wire_payload_crypt(enc_key, bpfwire_be64(buf + 40), seq, buf + hdr_len,
 			       buf + hdr_len, plen))
 		ERR("libcrypto's AES-128-CTR failed");
 	/* Then, as a v2 sender: seal (check and tag zero), then sign. */

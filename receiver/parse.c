@@ -39,17 +39,6 @@ static inline uint16_t be16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-static inline uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline uint64_t be64(const uint8_t *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
-
 uint32_t bpfw_csum_add(uint32_t sum, const uint8_t *buf, uint32_t len)
 {
 	uint64_t acc = sum;
@@ -151,7 +140,7 @@ enum bpfw_reason bpfw_ip6_walk(uint8_t *nh, const uint8_t *buf, uint32_t len,
 			l3->is_fragment = 1;
 			l3->frag_off = offm & 0xfff8;
 			l3->more_frags = offm & 1;
-			l3->frag_id = be32(buf + o + 4);
+			l3->frag_id = bpfwire_be32(buf + o + 4);
 			*off = o + 8;
 			return BPFW_R_FRAGMENT;
 		}
@@ -398,16 +387,16 @@ enum bpfw_reason bpfw_parse_udp(const struct bpfw_l3 *l3, const uint8_t *l4,
 /* Decode every header field there is room for, before checking any. */
 static void decode_wire(const uint8_t *buf, uint32_t len, struct bpfw_wire *out)
 {
-	out->magic = be32(buf);
+	out->magic = bpfwire_be32(buf);
 	out->version = buf[4];
 	out->type = buf[5];
 	out->hdr_len = be16(buf + 6);
-	out->sender_id = be32(buf + 8);
-	out->payload_len = be32(buf + 12);
-	out->seq = be64(buf + 16);
-	out->timestamp_ns = be64(buf + 24);
-	out->check = be32(buf + 32);
-	out->reserved = be32(buf + 36);
+	out->sender_id = bpfwire_be32(buf + 8);
+	out->payload_len = bpfwire_be32(buf + 12);
+	out->seq = bpfwire_be64(buf + 16);
+	out->timestamp_ns = bpfwire_be64(buf + 24);
+	out->check = bpfwire_be32(buf + 32);
+	out->reserved = bpfwire_be32(buf + 36);
 	out->n_events = 1;
 	/* v3 has v2's header (wire.h) */
 	if ((out->version == BPFWIRE_VERSION_2 || out->version == BPFWIRE_VERSION_3) &&
@@ -415,7 +404,7 @@ static void decode_wire(const uint8_t *buf, uint32_t len, struct bpfw_wire *out)
 		out->flags = buf[36];
 		out->key_id = buf[37];
 		out->n_events = be16(buf + 38);
-		out->epoch = be64(buf + 40);
+		out->epoch = bpfwire_be64(buf + 40);
 		memcpy(out->tag, buf + BPFWIRE_OFF_TAG, BPFWIRE_TAG_LEN);
 	}
 }

@@ -30,16 +30,6 @@ struct counts {
 	int epochs;		/* distinct epochs seen, up to 2 */
 };
 
-static __u64 be64(const __u8 *p)
-{
-	__u64 v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static int tag_ok(const __u8 *key, const __u8 *d, size_t len)
 {
 	__u8 z[BPFWIRE_MAX_DATAGRAM];
@@ -72,8 +62,8 @@ static void check_one(struct counts *c, const __u8 *key, const __u8 *wrong,
 		c->check_ok++;
 	c->tag_ok += tag_ok(key, d, len);
 	c->tag_wrong_key += tag_ok(wrong, d, len);
-	seq = be64(d + 16);
-	epoch = be64(d + 40);
+	seq = bpfwire_be64(d + 16);
+	epoch = bpfwire_be64(d + 40);
 	if (!c->epochs || epoch != c->epoch)
 		c->epochs++;
 	if (c->signed_ == 1)
