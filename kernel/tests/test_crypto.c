@@ -66,7 +66,7 @@ static int ctr_run(struct crypto_lsm *skel, struct bpfwire_ctr_buf *b, const __u
 	return 0;
 }
 
-KT_TEST(92, test_crypto_lsm_ctr)
+KT_TEST(81, test_crypto_lsm_ctr)
 {
 	const char *name = "crypto: an LSM program encrypts the SP 800-38A AES-CTR vectors";
 	struct bpfwire_ctr_buf *b = calloc(1, sizeof(*b));
