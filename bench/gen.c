@@ -14,26 +14,35 @@
 #include "wire.h"
 
 #define KEY_FILE	"/tmp/bench.key"	/* written by the scenario, mode 0600 */
+#define ENC_KEY_FILE	"/tmp/bench-enc.key"	/* the same MAC key, then an AES key */
 
 const struct bench_method bench_methods[] = {
-	{ "sendto", BENCH_SENDTO, NULL, 0 },
-	{ "pktgen", BENCH_PKTGEN, NULL, 0 },
-	{ "ksock", BENCH_BPF, "--via ksock", 0 },
-	{ "ksock-sndbuf", BENCH_BPF, "--via ksock --sndbuf", 0 },
-	{ "netpoll", BENCH_BPF, "--via netpoll --dev eth0", 0 },
-	{ "ringbuf", BENCH_BPF_AGENT, "--via ringbuf", 0 },
+	{ "sendto", BENCH_SENDTO, NULL, 0, NULL },
+	{ "pktgen", BENCH_PKTGEN, NULL, 0, NULL },
+	{ "ksock", BENCH_BPF, "--via ksock", 0, NULL },
+	{ "ksock-sndbuf", BENCH_BPF, "--via ksock --sndbuf", 0, NULL },
+	{ "netpoll", BENCH_BPF, "--via netpoll --dev eth0", 0, NULL },
+	{ "ringbuf", BENCH_BPF_AGENT, "--via ringbuf", 0, NULL },
 	/* Issue 16: the same senders signing every datagram (wire v2). */
-	{ "ksock-signed", BENCH_BPF, "--via ksock --key-file " KEY_FILE, 0 },
-	{ "netpoll-signed", BENCH_BPF, "--via netpoll --dev eth0 --key-file " KEY_FILE, 0 },
+	{ "ksock-signed", BENCH_BPF, "--via ksock --key-file " KEY_FILE, 0, NULL },
+	{ "netpoll-signed", BENCH_BPF, "--via netpoll --dev eth0 --key-file " KEY_FILE, 0, NULL },
 	/*
 	 * Issue 17: ksock packing N events into one datagram (bpfwire-agent
 	 * --batch). The age is 950 ms, not the default 1000: at the latency
 	 * phase's 10 events/s, an age of exactly ten intervals flushed on the
 	 * 10th or the 11th event by a few instructions of pacing jitter.
 	 */
-	{ "ksock-b1", BENCH_BPF, "--via ksock --batch 1", 1 },
-	{ "ksock-b8", BENCH_BPF, "--via ksock --batch 8 --batch-age-ms 950", 8 },
-	{ "ksock-b32", BENCH_BPF, "--via ksock --batch 32 --batch-age-ms 950", 32 },
+	{ "ksock-b1", BENCH_BPF, "--via ksock --batch 1", 1, NULL },
+	{ "ksock-b8", BENCH_BPF, "--via ksock --batch 8 --batch-age-ms 950", 8, NULL },
+	{ "ksock-b32", BENCH_BPF, "--via ksock --batch 32 --batch-age-ms 950", 32, NULL },
+	/*
+	 * Issue 34: the signed senders encrypting too (wire v3, AES-128-CTR in
+	 * BPF). Their receivers decrypt, so that the runs count as the others.
+	 */
+	{ "ksock-enc", BENCH_BPF, "--via ksock --key-file " ENC_KEY_FILE " --encrypt", 0,
+	  "--key-file " ENC_KEY_FILE " --key-id 1" },
+	{ "netpoll-enc", BENCH_BPF, "--via netpoll --dev eth0 --key-file " ENC_KEY_FILE
+	  " --encrypt", 0, "--key-file " ENC_KEY_FILE " --key-id 1" },
 };
 const int bench_nmethods = sizeof(bench_methods) / sizeof(bench_methods[0]);
 
@@ -67,14 +76,16 @@ int bench_cost_port(int method)
  * sender are its tap's RX drops, frames the bridge could not hand to the
  * receiver guest the receiver tap's TX drops.
  */
-static void rx_start(FILE *f, const char *id, int port, int timeout)
+static void rx_start(FILE *f, const struct bench_method *bm, const char *id, int port,
+		     int timeout)
 {
 	fprintf(f, "tapstats receiver eth0 tap-%s-0.json\n", id);
 	fprintf(f, "tapstats sender eth0 tap-%s-0.json\n", id);
 	fprintf(f, "spawn rx-%s receiver -- " RECV " --port %d "
 		"--accept-csum-partial --allow-invalid --max-loss any --max-dup any "
 		"--max-reorder any --until-idle 4 --timeout %d --json ${SHARE}/rx-%s.json "
-		"--ready-file /tmp/rx-%s.ready\n", id, port, timeout, id, id);
+		"--ready-file /tmp/rx-%s.ready%s%s\n", id, port, timeout, id, id,
+		bm->rx_args ? " " : "", bm->rx_args ? bm->rx_args : "");
 	fprintf(f, "exec receiver -- for i in $(seq 300); do [ -e /tmp/rx-%s.ready ] && exit 0; "
 		"sleep 0.1; done; exit 1\n", id);
 }
@@ -145,7 +156,7 @@ static void rate_run(FILE *f, const struct bench_params *p, int m, int r)
 	fprintf(f, "\n# rate: %s, repeat %d\n", bm->name, r);
 	if (bench_is_bpf(bm))
 		sender_install(f, p, m, id, port);
-	rx_start(f, id, port, tmo);
+	rx_start(f, bm, id, port, tmo);
 	switch (bm->kind) {
 	case BENCH_SENDTO:
 		fprintf(f, "exec sender -- " GUEST_TOOL " sendto --dst " DST ":%d --count %d "
@@ -213,7 +224,7 @@ static void lat_run(FILE *f, const struct bench_params *p, int m, int half)
 		tmo += count / (p->lat_low_rate ? p->lat_low_rate : 1);
 	fprintf(f, "\n# latency: %s at %s\n", bm->name, half ? "half its rate" : "a low rate");
 	sender_install(f, p, m, id, port);
-	rx_start(f, id, port, tmo);
+	rx_start(f, bm, id, port, tmo);
 	snprintf(cmd, sizeof(cmd), GUEST_TOOL " opens --path " FILE_PATH " --count %d --rate %s "
 		 "--latency --port %d --json ${SHARE}/%s.json", count, rate, port, id);
 	/* Low rate only under icount: the guest idles between events, and its clock skips it. */
@@ -240,7 +251,7 @@ static void cost_run(FILE *f, const struct bench_params *p, int m)
 	snprintf(id, sizeof(id), "cost-%s", bench_methods[m].name);
 	fprintf(f, "\n# cost: %s attached\n", bench_methods[m].name);
 	sender_install(f, p, m, id, port);
-	rx_start(f, id, port, tmo);
+	rx_start(f, &bench_methods[m], id, port, tmo);
 	/* ringbuf: its agent's forwarding is part of the cost of an event. */
 	snprintf(cmd, sizeof(cmd), GUEST_TOOL " cost --path " FILE_PATH " --count %d "
 		 "--repeats %d%s --json ${SHARE}/%s.json", p->cost_count, p->cost_repeats,
@@ -261,6 +272,10 @@ static void setup(FILE *f, const struct bench_params *p)
 	/* The signed paths' key: a fixed test key, never a real one. */
 	fprintf(f, "exec sender -- umask 077 && echo 000102030405060708090a0b0c0d0e0f > "
 		KEY_FILE "\n");
+	for (int h = 0; h < 2; h++)
+		fprintf(f, "exec %s -- umask 077 && echo 000102030405060708090a0b0c0d0e0f "
+			"2b7e151628aed2a6abf7158809cf4f3c > " ENC_KEY_FILE "\n",
+			h ? "receiver" : "sender");
 	/*
 	 * Under icount an idle guest's clock jumps ahead, so its neighbour entry
 	 * would age and re-probe at random points of the rounds: fix it. The

@@ -22,6 +22,7 @@ struct bench_method {
 	enum bench_kind kind;
 	const char *agent_args;	/* bpfwire-agent options (BPF kinds) */
 	int batch;		/* --batch N (issue 17): events per datagram, 0: none given */
+	const char *rx_args;	/* the receiver's extra options, NULL: none */
 };
 
 extern const struct bench_method bench_methods[];

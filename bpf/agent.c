@@ -11,20 +11,6 @@
 #include "libbpf_log.h"
 #include "log.h"
 
-/*
- * --encrypt: ringbuf's agent encrypts in user space (ringbuf.c). ksock and
- * netpoll would have to encrypt in BPF, which needs the crypto kfuncs in
- * LSM programs (bpf/README.md): until that half is built, say so and stop
- * before anything is loaded, rather than send in the clear.
- */
-static int encrypt_not_built(const struct agent_opts *o)
-{
-	pr_warn("--encrypt with --via %s: BPF-side encryption is not built yet (issue 34's "
-		"kernel half: the crypto kfuncs for LSM programs); nothing loaded. "
-		"--via ringbuf encrypts in the agent", bpfwire_via_name(o->via));
-	return 1;
-}
-
 int main(int argc, char **argv)
 {
 	struct agent_opts o;
@@ -57,8 +43,6 @@ int main(int argc, char **argv)
 	case CMD_INSTALL:
 		break;
 	}
-	if (o.encrypt && o.via != BPFWIRE_VIA_RINGBUF)
-		return encrypt_not_built(&o);
 	switch (o.via) {
 	case BPFWIRE_VIA_KSOCK:
 		r = install_ksock(&o);

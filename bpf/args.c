@@ -308,9 +308,9 @@ BPFWIRE_PIN_ROOT "/VIA/ and exit: the telemetry needs no agent. ringbuf\n"
 "  --key-id N             key id on the wire, 1..255 (default 1; needs --key-file)\n"
 "  --encrypt              encrypt every payload too (wire format v3, AES-128-CTR,\n"
 "                         then the MAC): FILE holds 64 hex digits, the MAC key\n"
-"                         then the encryption key. ringbuf only for now: the\n"
-"                         agent encrypts before send(); ksock and netpoll are\n"
-"                         refused at install (BPF-side encryption not built)\n"
+"                         then the encryption key. ksock and netpoll encrypt in\n"
+"                         BPF (the kernel needs bpfwire's crypto series); ringbuf\n"
+"                         in the agent. Not with --batch\n"
 "  --sndbuf BYTES         ksock: size the socket's send buffer as SO_SNDBUFFORCE\n"
 "                         (the kernel doubles it; needs CAP_NET_ADMIN), so a\n"
 "                         burst loses fewer sends to EAGAIN (default 0: the\n"
@@ -561,6 +561,8 @@ static int check_install(struct agent_opts *o, const struct cli_raw *raw,
 		    "the encryption key");
 	if (check_batch(o, raw, err, errlen))
 		return -1;
+	if (o->encrypt && o->batch > 1)
+		ERR("--encrypt encrypts one event per datagram: drop --batch");
 	if (raw->mac) {
 		if (bpfwire_parse_mac(raw->mac, o->mac))
 			ERR("bad --remote-mac '%s': write aa:bb:cc:dd:ee:ff", raw->mac);

@@ -30,10 +30,6 @@
 			 BPFWIRE_SIP_MAX_BLOCKS)
 #define BATCH_BLOCKS	(BPFWIRE_BATCH_DGRAM / 8)
 
-#ifndef EOVERFLOW
-#define EOVERFLOW	75
-#endif
-
 struct bpfwire_out {
 	__u8 d[SIP_CHUNKS * SIP_CHUNK];
 };

@@ -11,6 +11,9 @@
 #define EEXIST		17
 #define EINVAL		22
 #define ENAMETOOLONG	36
+#define EOVERFLOW	75
+#define EOPNOTSUPP	95
 #define ENOTCONN	107
+#define ENOKEY		126
 
 #endif /* BPFWIRE_BPF_DEFS_H */

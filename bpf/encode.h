@@ -87,6 +87,16 @@ static __always_inline void bpfwire_put_hdr_v2(__u8 *b, __u8 type, __u32 sender_
 	bpfwire_put_hdr_v2n(b, type, sender_id, payload_len, seq, ts, key_id, epoch, 1);
 }
 
+/* The v3 header (--encrypt): v2's, with version 3 and flags signed|encrypted. */
+static __always_inline void bpfwire_put_hdr_v3(__u8 *b, __u8 type, __u32 sender_id,
+					       __u32 payload_len, __u64 seq, __u64 ts,
+					       __u8 key_id, __u64 epoch)
+{
+	bpfwire_put_hdr_v2n(b, type, sender_id, payload_len, seq, ts, key_id, epoch, 1);
+	b[4] = BPFWIRE_VERSION_3;
+	b[36] = BPFWIRE_F_V3;
+}
+
 /*
  * Batching (--batch): what an event of type and evlen bytes, at time now,
  * does to the open batch (n events, used bytes, of btype, the first at

@@ -138,6 +138,8 @@ int install_ksock(const struct agent_opts *o)
 	api = ksock_api_check(o);
 	if (api < 0)
 		return api == -KAPI_EXIT_API ? KAPI_EXIT_API : -1;
+	if (sender_check_encrypt(o))
+		return -1;
 	if (o->btf) {
 		printf("bpfwire-agent: --btf %s: ksock API %s: the ksock sender would install; nothing loaded\n",
 		       o->btf, kapi_ksock_name(api));
@@ -152,7 +154,8 @@ int install_ksock(const struct agent_opts *o)
 	if (sender_fill_cfg(o, &cfg))
 		goto out;
 	*k.cfg = cfg;
-	if (sender_load(&s, k.load, k.skel) || sender_set_key(&s, o))
+	if (sender_load(&s, k.load, k.skel) || sender_set_key(&s, o) ||
+	    sender_set_enc_key(&s, o))
 		goto out;
 	if (sender_write_info(&s, o, &cfg))
 		goto out;
@@ -177,7 +180,8 @@ int install_ksock(const struct agent_opts *o)
 		if (o->sndbuf)
 			snprintf(sb, sizeof(sb), ", sndbuf %u", o->sndbuf);
 		if (o->key_id)
-			snprintf(sig, sizeof(sig), ", signed v2 (key id %u)", o->key_id);
+			snprintf(sig, sizeof(sig), ", %s (key id %u)",
+				 o->encrypt ? "encrypted v3" : "signed v2", o->key_id);
 		printf("bpfwire-agent: ksock sender %u installed: %s -> %s%s%s, %s API, pinned at %s\n",
 		       o->sender_id, ev, dst, sb, sig, kapi_ksock_name(api), s.dir);
 	}

@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include "kapi.h"
 #include "keyfile.h"
 #include "loader.h"
@@ -143,7 +144,13 @@ int sender_load(struct sender *s, int (*load)(void *skel), void *skel)
 
 int sender_run_setup(struct sender *s, const char *name, int *retval)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, ropts);
+	return sender_run_setup_ctx(s, name, NULL, 0, retval);
+}
+
+int sender_run_setup_ctx(struct sender *s, const char *name, const void *ctx,
+			 size_t ctx_len, int *retval)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, ropts, .ctx_in = ctx, .ctx_size_in = (__u32)ctx_len);
 	struct bpf_program *prog = bpf_object__find_program_by_name(s->obj, name);
 	int err;
 
@@ -159,6 +166,103 @@ int sender_run_setup(struct sender *s, const char *name, int *retval)
 	}
 	*retval = (int)ropts.retval;
 	return 0;
+}
+
+/*
+ * Whether an LSM program may call kfunc: the verifier checks that first,
+ * before any argument, so a three-instruction program that calls it says
+ * so in its log ("... is not allowed") or fails later for its arguments.
+ * 1 allowed, 0 not, -1 after a message (no such kfunc, or no BTF).
+ */
+static int lsm_kfunc_allowed(const char *kfunc)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, po, .expected_attach_type = BPF_LSM_MAC,
+		    .log_level = 1);
+	struct btf *btf = btf__load_vmlinux_btf();
+	struct bpf_insn insn[4] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1 },
+		{ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_KFUNC_CALL },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	char log[4096] = "", bad[128];
+	int fn, hook, fd;
+
+	if (!btf) {
+		pr_warn("couldn't read the kernel's BTF: %s", errno_str(-errno));
+		return -1;
+	}
+	fn = btf__find_by_name_kind(btf, kfunc, BTF_KIND_FUNC);
+	hook = btf__find_by_name_kind(btf, "bpf_lsm_file_open", BTF_KIND_FUNC);
+	btf__free(btf);
+	if (fn < 0 || hook < 0) {
+		pr_warn("kernel %s has no %s in its BTF: --encrypt needs the BPF crypto kfuncs "
+			"(CONFIG_CRYPTO_SKCIPHER) and BPF LSM", kernel_release(),
+			fn < 0 ? kfunc : "bpf_lsm_file_open");
+		return -1;
+	}
+	insn[1].imm = fn;
+	po.attach_btf_id = hook;
+	po.log_buf = log;
+	po.log_size = sizeof(log);
+	fd = bpf_prog_load(BPF_PROG_TYPE_LSM, "bpfwire_probe", "GPL", insn, 4, &po);
+	if (fd >= 0)
+		close(fd);
+	snprintf(bad, sizeof(bad), "calling kernel function %s is not allowed", kfunc);
+	return strstr(log, bad) ? 0 : 1;
+}
+
+int sender_check_encrypt(const struct agent_opts *o)
+{
+	int r;
+
+	if (!o->encrypt)
+		return 0;
+	if (o->btf) {
+		pr_info("--btf: whether LSM programs may call bpf_crypto_encrypt is the "
+			"running kernel's to say, not its BTF's; not checked");
+		return 0;
+	}
+	r = lsm_kfunc_allowed("bpf_crypto_encrypt");
+	if (r < 0)
+		return -1;
+	if (!r) {
+		pr_warn("--encrypt: kernel %s does not let LSM programs call bpf_crypto_encrypt "
+			"(bpfwire's kernel/patches/crypto is missing); nothing loaded. "
+			"--via ringbuf encrypts in the agent", kernel_release());
+		return -1;
+	}
+	return 0;
+}
+
+int sender_set_enc_key(struct sender *s, const struct agent_opts *o)
+{
+	struct key_pair k;
+	char err[512];
+	int rv, ret = -1;
+
+	if (!o->encrypt)
+		return 0;
+	if (key_file_read_pair(o->key_file, &k, err, sizeof(err))) {
+		pr_warn("%s", err);
+		return -1;
+	}
+	if (!k.has_enc) {
+		pr_warn("--encrypt needs an encryption key: key file %s has 32 hex digits "
+			"(a MAC key alone); give 64, the MAC key then the encryption key",
+			o->key_file);
+	} else if (!sender_run_setup_ctx(s, "bpfwire_crypto_setup", k.enc, sizeof(k.enc), &rv)) {
+		if (rv)
+			pr_warn("couldn't make the AES context (ecb(aes), from key file %s): %s",
+				o->key_file, errno_str(rv));
+		else
+			ret = 0;
+	}
+	explicit_bzero(&k, sizeof(k));
+	if (!ret)
+		pr_debug("encryption key of %s in the %s sender's AES context",
+			 o->key_file, bpfwire_via_name(s->via));
+	return ret;
 }
 
 int sender_write_info(struct sender *s, const struct agent_opts *o,

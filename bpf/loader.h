@@ -35,6 +35,20 @@ int sender_fill_cfg(const struct agent_opts *o, struct bpfwire_cfg *cfg);
 int sender_load(struct sender *s, int (*load)(void *skel), void *skel);
 /* Runs SYSCALL program prog once; its return value in *retval. */
 int sender_run_setup(struct sender *s, const char *prog, int *retval);
+/* The same, with ctx_len bytes of ctx as the program's ctx. */
+int sender_run_setup_ctx(struct sender *s, const char *prog, const void *ctx,
+			 size_t ctx_len, int *retval);
+/*
+ * --encrypt, before anything is loaded: 0 when the running kernel lets LSM
+ * programs call bpf_crypto_encrypt (bpfwire's crypto series), or without
+ * --encrypt; -1 after a one-line message naming what is missing.
+ */
+int sender_check_encrypt(const struct agent_opts *o);
+/*
+ * --encrypt, after load: the key file's encryption key into the sender's
+ * AES context (bpfwire_crypto_setup); the agent's copy is wiped.
+ */
+int sender_set_enc_key(struct sender *s, const struct agent_opts *o);
 /*
  * --key-file: reads the key, writes it into map sign_key, freezes the map
  * and wipes the agent's copy. Nothing to do without a key.

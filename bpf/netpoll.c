@@ -51,6 +51,8 @@ int install_netpoll(const struct agent_opts *o)
 			kapi_print_family(stderr, &k, "netpoll", false, "  ");
 			return KAPI_EXIT_API;
 		}
+		if (sender_check_encrypt(o))
+			return -1;
 		if (o->btf) {
 			printf("bpfwire-agent: --btf %s: netpoll present: the netpoll sender would install; nothing loaded\n",
 			       o->btf);
@@ -117,7 +119,7 @@ int install_netpoll(const struct agent_opts *o)
 		goto out;
 	skel->rodata->cfg = cfg;
 	if (sender_load(&s, load, skel) || sender_set_key(&s, o) ||
-	    sender_write_info(&s, o, &cfg))
+	    sender_set_enc_key(&s, o) || sender_write_info(&s, o, &cfg))
 		goto out;
 	if (sender_run_setup(&s, "bpfwire_netpoll_setup", &rv))
 		goto out;
@@ -140,7 +142,8 @@ int install_netpoll(const struct agent_opts *o)
 	ret = 0;
 	bpfwire_events_str(o->events, ev, sizeof(ev));
 	printf("bpfwire-agent: netpoll sender %u installed: %s -> %s on %s via %s%s, pinned at %s\n",
-	       o->sender_id, ev, dst, eff.dev, mac, o->key_id ? ", signed v2" : "", s.dir);
+	       o->sender_id, ev, dst, eff.dev, mac,
+	       o->encrypt ? ", encrypted v3" : o->key_id ? ", signed v2" : "", s.dir);
 out:
 	if (ret)
 		sender_unpin(&s);

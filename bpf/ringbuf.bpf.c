@@ -31,4 +31,6 @@ static __always_inline int bpfwire_xmit(__u8 *buf, __u32 len)
 
 /* No --batch: one event per record and per datagram, as before. */
 #define BPFWIRE_NO_BATCH
+/* --encrypt: the agent makes each record wire v3 with libcrypto (ringbuf.c). */
+#define BPFWIRE_NO_ENCRYPT
 #include "sender.bpf.h"

@@ -75,7 +75,8 @@ steps=" ${BPFWIRE_INPUTS_STEPS:-a c d b e} "
 want() { [[ $steps == *" $1 "* ]]; }
 
 # --- the inputs, from this build's commits ---------------------------------
-nharness=$(grep -cv '^\s*\(#\|$\)' "$root/kernel/patches/harness/series")
+# the lab's own patches, applied last: harness and crypto
+nharness=$(cat "$root/kernel/patches/harness/series" "$root/kernel/patches/crypto/series" | grep -cv '^\s*\(#\|$\)')
 last=$(git -C "$src" rev-parse "HEAD~$nharness")
 git -C "$src" format-patch -q -o "$in/dir" "pristine..$last"
 (cd "$in/dir" && ls -- *.patch) >"$in/dir/series"
@@ -126,7 +127,7 @@ cmp -s "$in/want.log" "$work/got.log"; check $? "a: git log in the build's tree 
 	diff "$in/want.log" "$work/got.log" | head -6 | sed 's/^/#   /'
 json_has "\"author\":\"$author1\""; t $? "a: series.json has the first patch's author, UTF-8 and all"
 [ "$(git -C "$kb/src" rev-list --count pristine..HEAD)" = $((npatches + nharness)) ]
-t $? "a: the tree has the $npatches patches and the harness's $nharness, nothing else (the tree has netpoll: auto adds none)"
+t $? "a: the tree has the $npatches patches and the lab's $nharness (harness, crypto), nothing else (the tree has netpoll: auto adds none)"
 grep -q -- '-bpfwire-review$' "$kb/obj/include/config/kernel.release"
 t $? "a: the release names the flavour: $(cat "$kb/obj/include/config/kernel.release" 2>/dev/null)"
 json_has '"flavour":"review"' && json_has '"kind":"tarball"' && json_has '"netpoll_series":false' &&

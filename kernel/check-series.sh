@@ -2,7 +2,7 @@
 # TAP: every series applies to the pristine linux-source-6.12 tree: the
 # seed series, the fixes on top of it (-Dkernel_fixes false and true), and
 # the upstream series on its own (-Dkernel_series=upstream), each followed
-# by the lab harness's series, without a kernel build. Uses the tree
+# by the lab's harness and crypto series, without a kernel build. Uses the tree
 # build.sh has unpacked (a git repo tagged pristine), on a scratch index:
 # the work tree and the build are never touched. Last, the two kernels may
 # differ only in the ksock files: any other difference (a shared header
@@ -15,11 +15,11 @@
 # lists it. A patch that does not apply is reported as build.sh reports it
 # (source-version.sh): version, patch file, hunks, what to do.
 #
-#   check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR [TARBALL]
+#   check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]
 set -u
-[ $# -eq 5 ] || [ $# -eq 6 ] || { echo "Bail out! usage: check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR [TARBALL]"; exit 1; }
-src=$1 seed=$(realpath "$2") fixes=$(realpath "$3") upstream=$(realpath "$4") harness=$(realpath "$5")
-tarball=${6:-/usr/src/linux-source-6.12.tar.xz}
+[ $# -eq 6 ] || [ $# -eq 7 ] || { echo "Bail out! usage: check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]"; exit 1; }
+src=$1 seed=$(realpath "$2") fixes=$(realpath "$3") upstream=$(realpath "$4") harness=$(realpath "$5") crypto=$(realpath "$6")
+tarball=${7:-/usr/src/linux-source-6.12.tar.xz}
 . "$(dirname "$(realpath "$0")")/source-version.sh"
 if ! git -C "$src" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	echo "Bail out! $src has no 'pristine' tag: build the kernel first"
@@ -36,7 +36,7 @@ pristine() {
 }
 
 names() { grep -v '^\s*\(#\|$\)' "$1/series"; }
-total=$(( $(names "$seed" | wc -l) + $(names "$fixes" | wc -l) + $(names "$upstream" | wc -l) + 2 * $(names "$harness" | wc -l) ))
+total=$(( $(names "$seed" | wc -l) + $(names "$fixes" | wc -l) + $(names "$upstream" | wc -l) + 2 * $(names "$harness" | wc -l) + 2 * $(names "$crypto" | wc -l) ))
 echo "1..$((total + 1))"
 n=0 fail=0
 # apply WHAT DIR: each patch of DIR/series onto the scratch index, in order.
@@ -57,10 +57,12 @@ pristine
 apply seed "$seed"
 apply fix "$fixes"
 apply harness "$harness"
+apply crypto "$crypto"
 seed_tree=$(git -C "$src" write-tree)
 pristine
 apply upstream "$upstream"
 apply harness "$harness"
+apply crypto "$crypto"
 up_tree=$(git -C "$src" write-tree)
 n=$((n + 1))
 own='^(include/linux/bpf_ksock\.h|net/core/bpf_ksock\.c|net/core/sysctl_net_core\.c|Documentation/.*)$'

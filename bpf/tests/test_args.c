@@ -255,6 +255,8 @@ static void test_key_cli(void)
 	CLI_BAD("--encrypt needs --key-file FILE: 64 hex digits", "--via", "ringbuf", "--dst",
 		"192.0.2.2:7000", "--encrypt");
 	CLI_BAD("takes no sender options", "status", "--encrypt");
+	CLI_BAD("--encrypt encrypts one event per datagram: drop --batch", "--via", "ksock",
+		"--dst", "192.0.2.2:7000", "--key-file", "/k", "--encrypt", "--batch", "4");
 #undef CLI_BAD
 }
 
