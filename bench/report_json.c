@@ -226,6 +226,15 @@ static json_object *targets_json(const struct report *rp, const struct rb_added 
 			add_target(t, "netpoll_signed_delivery_x_netpoll", c.dps, "report", -1);
 			add_target(t, "netpoll_signed_call_added_x_netpoll", c.call_added, "report", -1);
 		}
+		/* Issue 34: encrypted over signed-only, what AES-CTR adds. */
+		if (sign_cost(rp, "ksock-enc", "ksock-signed", &c)) {
+			add_target(t, "ksock_enc_call_added_x_signed", c.call_added, "report", -1);
+			add_target(t, "ksock_enc_loop_added_x_signed", c.loop_added, "report", -1);
+		}
+		if (sign_cost(rp, "netpoll-enc", "netpoll-signed", &c)) {
+			add_target(t, "netpoll_enc_call_added_x_signed", c.call_added, "report", -1);
+			add_target(t, "netpoll_enc_loop_added_x_signed", c.loop_added, "report", -1);
+		}
 	}
 	if (have(rp, rb) && rbadd > 0) {
 		if (have(rp, ks))

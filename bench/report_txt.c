@@ -39,24 +39,38 @@ bool sign_cost(const struct report *rp, const char *sig, const char *plain,
 	return true;
 }
 
-static void write_txt_signed(FILE *f, const struct report *rp)
+/* A table of variants over their base, same run (sign_cost's ratios). */
+static void write_txt_over(FILE *f, const struct report *rp, const char *title,
+			   const char *const pairs[][2], size_t n)
 {
-	static const char *const pairs[][2] = {
-		{ "ksock-signed", "ksock" }, { "netpoll-signed", "netpoll" },
-	};
 	struct sign_cost c;
 	int any = 0;
 
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (!sign_cost(rp, pairs[i][0], pairs[i][1], &c))
 			continue;
 		if (!any++)
-			fprintf(f, "\nSigning (SipHash-2-4, wire v2): signed over unsigned, same run\n"
-				"%-15s %-8s %14s %16s %16s\n", "path", "vs", "delivered/s",
-				"added ns (call)", "added ns (loop)");
-		fprintf(f, "%-15s %-8s %14.2f %16.2f %16.2f\n", pairs[i][0], pairs[i][1], c.dps,
+			fprintf(f, "\n%s\n%-15s %-14s %14s %16s %16s\n", title, "path", "vs",
+				"delivered/s", "added ns (call)", "added ns (loop)");
+		fprintf(f, "%-15s %-14s %14.2f %16.2f %16.2f\n", pairs[i][0], pairs[i][1], c.dps,
 			c.call_added, c.loop_added);
 	}
+}
+
+static void write_txt_signed(FILE *f, const struct report *rp)
+{
+	static const char *const sig[][2] = {
+		{ "ksock-signed", "ksock" }, { "netpoll-signed", "netpoll" },
+	};
+	/* Issue 34: what encryption adds to signing. */
+	static const char *const enc[][2] = {
+		{ "ksock-enc", "ksock-signed" }, { "netpoll-enc", "netpoll-signed" },
+	};
+
+	write_txt_over(f, rp, "Signing (SipHash-2-4, wire v2): signed over unsigned, same run",
+		       sig, sizeof(sig) / sizeof(sig[0]));
+	write_txt_over(f, rp, "Encryption (AES-128-CTR in BPF, wire v3): encrypted over signed-only, same run",
+		       enc, sizeof(enc) / sizeof(enc[0]));
 }
 
 static void write_head(FILE *f, const struct report *rp)

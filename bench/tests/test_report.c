@@ -215,7 +215,7 @@ static void make_icount(const char *d, double ksock)
 	struct bench_params p = {
 		.count = 100, .repeats = 3, .lat_low_rate = 10, .lat_low_count = 3,
 		.lat_half_count = 3, .cost_count = 10, .cost_repeats = 1, .sndbuf = 1 << 20,
-		.methods = 1u << 2 | 1u << 5 | 1u << 10, .icount = 1,
+		.methods = 1u << 2 | 1u << 5 | 1u << 6 | 1u << 10 | 1u << 11, .icount = 1,
 	};
 	char text[160];
 
@@ -241,6 +241,9 @@ static void make_icount(const char *d, double ksock)
 	/* ringbuf's total, the agent's drain included, adds 30000; b32 adds 6000: 0.2x. */
 	put("hosts/sender/cost-ringbuf.json", "{ \"median\": 45000, \"call_mean_ns\": 20000 }");
 	put("hosts/sender/cost-ksock-b32.json", "{ \"median\": 21000, \"call_mean_ns\": 16000 }");
+	/* ksock-signed adds 10000 (call 12000), ksock-enc 25000 (call 30000): 2.5x. */
+	put("hosts/sender/cost-ksock-signed.json", "{ \"median\": 25000, \"call_mean_ns\": 26000 }");
+	put("hosts/sender/cost-ksock-enc.json", "{ \"median\": 40000, \"call_mean_ns\": 44000 }");
 	/* 7 of ksock's sends failed; ringbuf's all went; b32 has no status file. */
 	put("hosts/sender/stats-cost-ksock.json", "{ \"senders\": [ { \"counters\": "
 	    "{ \"events\": 20, \"sent\": 13, \"failed\": 7 } } ] }");
@@ -274,6 +277,10 @@ static void test_icount_compare(void)
 	ASSERT_NUM(b, "cost.ringbuf.added_ns", 30000, "icount: ringbuf's total adds 30000");
 	ASSERT_NUM_X100(b, "targets.b32_added_instr_x_ringbuf_total.value", 20, "b32: 6000 / 30000");
 	ASSERT_FLAG(b, "targets.b32_added_instr_x_ringbuf_total.met", true, "b32: 0.2 < 1");
+	ASSERT_NUM_X100(b, "targets.ksock_enc_loop_added_x_signed.value", 250,
+			"enc over signed-only, loop: 25000 / 10000 added");
+	ASSERT_NUM_X100(b, "targets.ksock_enc_call_added_x_signed.value", 250,
+			"enc over signed-only, call: 30000 / 12000 added");
 	ASSERT_NUM(b, "latency.ksock.low.p99_ns", 9100, "icount latency p99 in instructions");
 	ASSERT_NUM(b, "cost.none.task_per_open", 14500, "icount: the bare open()'s own CPU");
 	ASSERT_NUM(b, "cost.ksock.task_added", 15500, "icount: ksock's task figure, 30000 - 14500");
