@@ -241,6 +241,10 @@ static void make_icount(const char *d, double ksock)
 	/* ringbuf's total, the agent's drain included, adds 30000; b32 adds 6000: 0.2x. */
 	put("hosts/sender/cost-ringbuf.json", "{ \"median\": 45000, \"call_mean_ns\": 20000 }");
 	put("hosts/sender/cost-ksock-b32.json", "{ \"median\": 21000, \"call_mean_ns\": 16000 }");
+	put("hosts/sender/lat-low-ksock-signed.json", "{ \"rate_offered\": 10, \"latency\": { \"samples\": 3,"
+	    " \"expected\": 3, \"p50_ns\": 11000, \"p99_ns\": 11100, \"max_ns\": 11100, \"ns\": [11000] } }");
+	put("hosts/sender/lat-low-ksock-enc.json", "{ \"rate_offered\": 10, \"latency\": { \"samples\": 3,"
+	    " \"expected\": 3, \"p50_ns\": 14000, \"p99_ns\": 14100, \"max_ns\": 14100, \"ns\": [14000] } }");
 	/* ksock-signed adds 10000 (call 12000), ksock-enc 25000 (call 30000): 2.5x. */
 	put("hosts/sender/cost-ksock-signed.json", "{ \"median\": 25000, \"call_mean_ns\": 26000 }");
 	put("hosts/sender/cost-ksock-enc.json", "{ \"median\": 40000, \"call_mean_ns\": 44000 }");
