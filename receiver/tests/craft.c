@@ -8,6 +8,7 @@
 
 #include "craft.h"
 #include "parse.h"
+#include "rx.h"
 #include "wire.h"
 #include "wirecrypt.h"
 
@@ -329,4 +330,23 @@ int craft_pcap_close(struct craft_pcap *c)
 	pcap_close(c->p);
 	free(c);
 	return err;
+}
+
+void craft_rx_reset(struct bpfw_rx *rx, const struct bpfw_key *k, uint64_t budget)
+{
+	struct bpfw_rx_cfg cfg = { .port = 7000, .key = k, .state_budget = budget };
+
+	bpfw_rx_fini(rx);
+	if (bpfw_rx_init(rx, &cfg)) {
+		fprintf(stderr, "bpfw_rx_init failed\n");
+		exit(1);
+	}
+}
+
+enum bpfw_reason craft_rx_feed(struct bpfw_rx *rx, uint64_t *ts, const uint8_t *dg,
+			       uint32_t n)
+{
+	static const uint8_t src[4] = { 192, 0, 2, 10 };
+
+	return bpfw_rx_socket(rx, (*ts)++, 4, src, 40000, dg, n);
 }

@@ -87,4 +87,15 @@ void craft_pcap_write(struct craft_pcap *c, uint64_t ts_ns, const uint8_t *buf,
 		      uint32_t len);
 int craft_pcap_close(struct craft_pcap *c);
 
+/*
+ * The pipeline (rx.c) afresh for a test: port 7000, key k (NULL: none),
+ * state budget (0: none); exits when it cannot be made.
+ */
+struct bpfw_rx;
+struct bpfw_key;
+void craft_rx_reset(struct bpfw_rx *rx, const struct bpfw_key *k, uint64_t budget);
+/* dg[0..n) to rx's socket side from 192.0.2.10:40000 at *ts, then *ts + 1. */
+enum bpfw_reason craft_rx_feed(struct bpfw_rx *rx, uint64_t *ts, const uint8_t *dg,
+			       uint32_t n);
+
 #endif /* BPFWIRE_RECV_CRAFT_H */

@@ -15,7 +15,6 @@
 static struct bpfw_rx rx;
 static uint8_t dg[CRAFT_MAX_FRAME];
 static const uint8_t payload16[16] = "bpfwire-payload";
-static const uint8_t src[4] = { 192, 0, 2, 10 };
 static uint64_t ts = 1;
 
 /* Key 00 01 .. 0f: the SipHash paper's key. */
@@ -26,18 +25,12 @@ static struct bpfw_key key = {
 
 static void reset(const struct bpfw_key *k, uint64_t budget)
 {
-	struct bpfw_rx_cfg cfg = { .port = 7000, .key = k, .state_budget = budget };
-
-	bpfw_rx_fini(&rx);
-	if (bpfw_rx_init(&rx, &cfg)) {
-		fprintf(stderr, "bpfw_rx_init failed\n");
-		exit(1);
-	}
+	craft_rx_reset(&rx, k, budget);
 }
 
 static enum bpfw_reason feed(uint32_t n)
 {
-	return bpfw_rx_socket(&rx, ts++, 4, src, 40000, dg, n);
+	return craft_rx_feed(&rx, &ts, dg, n);
 }
 
 static uint32_t signed_dg(uint32_t sender, uint64_t epoch, uint64_t seq)

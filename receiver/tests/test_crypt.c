@@ -16,7 +16,6 @@
 
 static struct bpfw_rx rx;
 static uint8_t dg[CRAFT_MAX_FRAME];
-static const uint8_t src[4] = { 192, 0, 2, 10 };
 static uint64_t ts = 1;
 
 #define MAC_KEY { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 }
@@ -37,18 +36,12 @@ static const struct bpfw_key wrong_mac = {
 
 static void reset(const struct bpfw_key *k)
 {
-	struct bpfw_rx_cfg cfg = { .port = 7000, .key = k };
-
-	bpfw_rx_fini(&rx);
-	if (bpfw_rx_init(&rx, &cfg)) {
-		fprintf(stderr, "bpfw_rx_init failed\n");
-		exit(1);
-	}
+	craft_rx_reset(&rx, k, 0);
 }
 
 static enum bpfw_reason feed(uint32_t n)
 {
-	return bpfw_rx_socket(&rx, ts++, 4, src, 40000, dg, n);
+	return craft_rx_feed(&rx, &ts, dg, n);
 }
 
 /* n open events with paths /tmp/bw/N.., as the agent's ringbuf sends them. */
