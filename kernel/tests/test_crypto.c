@@ -68,14 +68,15 @@ static int ctr_run(struct crypto_lsm *skel, struct bpfwire_ctr_buf *b, const __u
 
 KT_TEST(81, test_crypto_lsm_ctr)
 {
-	const char *name = "crypto: an LSM program encrypts the SP 800-38A AES-CTR vectors";
-	struct bpfwire_ctr_buf *b = calloc(1, sizeof(*b));
 	struct crypto_lsm *skel = NULL;
+	struct bpfwire_ctr_buf *b;
 	__u8 out[64];
 	int err, rv = 0;
 
-	if (!tap_case_begin(name))
-		goto out;
+	/* Filtered out: not begun, so not ended either (no "(null)" case). */
+	if (!tap_case_begin("crypto: an LSM program encrypts the SP 800-38A AES-CTR vectors"))
+		return;
+	b = calloc(1, sizeof(*b));
 	if (!ASSERT_OK_PTR(b, "buffer"))
 		goto out;
 	skel = crypto_lsm__open();
