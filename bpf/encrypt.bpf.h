@@ -62,20 +62,21 @@ static __always_inline bool bpfwire_encrypting(void)
 }
 
 /*
- * The payload (plen bytes at p, zero beyond them for BPFWIRE_EVENT_WORDS
- * words, 8-aligned) encrypted in place for seq. 0 or -errno; on failure p
- * is zeroed, so no plaintext can be sent.
+ * The payload of t's datagram (plen bytes at t->dgram + OFF_PAYLOAD, zero
+ * beyond them for BPFWIRE_EVENT_WORDS words) encrypted in place for seq.
+ * 0 or -errno; on failure it is zeroed, so no plaintext can be sent.
  */
-static __always_inline int bpfwire_encrypt_payload(__u8 *p, __u32 plen, __u64 seq)
+static __always_inline int bpfwire_encrypt_payload(struct bpfwire_enc_task *t, __u32 plen,
+						   __u64 seq)
 {
-	struct bpfwire_enc_task *t = bpfwire_enc_task_get();
+	__u8 *p = t->dgram + OFF_PAYLOAD;
 	struct crypto_slot *cs;
 	struct bpf_crypto_ctx *c;
 	__u32 k0 = 0;
 	int i, err;
 
 	cs = bpf_map_lookup_elem(&crypto_slot, &k0);
-	if (!t || !cs) {
+	if (!cs) {
 		err = -ENOMEM;
 		goto wipe;
 	}

@@ -115,12 +115,13 @@ static __always_inline void bpfwire_count_sent(struct bpfwire_stats *s, int ret,
 
 /*
  * One event into buf (BPFWIRE_SIGN_BUF bytes, 8-aligned, the caller's),
- * then onto the wire, encrypted when enc (a constant: each caller gets
- * only its own path). t_hook: the hook's entry, where the benchmark
- * measures hook-to-wire from.
+ * then onto the wire; encrypted when enc, the task storage that buf is in
+ * (NULL, a constant, on the stack path: each caller gets only its own
+ * path). t_hook: the hook's entry, where the benchmark measures
+ * hook-to-wire from.
  */
 static __always_inline int bpfwire_event(__u8 *buf, __u8 type, struct path *path,
-					 __u64 t_hook, const bool enc)
+					 __u64 t_hook, void *enc)
 {
 	struct bpfwire_key *key_val;
 	struct bpfwire_stats *s;
@@ -181,7 +182,7 @@ static __always_inline int bpfwire_event(__u8 *buf, __u8 type, struct path *path
 #ifndef BPFWIRE_NO_ENCRYPT
 	if (enc) {
 		/* Encrypt, then MAC: v3's header, check and tag over the ciphertext. */
-		ret = bpfwire_encrypt_payload(buf + OFF_PAYLOAD, len - OFF_PAYLOAD, seq);
+		ret = bpfwire_encrypt_payload(enc, len - OFF_PAYLOAD, seq);
 		if (ret) {
 			bpfwire_count_err(s, ret);
 			__sync_fetch_and_add(&s->events_failed, 1);
@@ -216,7 +217,7 @@ static __noinline int bpfwire_event_stack(__u8 type, struct path *path, __u64 t_
 {
 	__u8 buf[BPFWIRE_SIGN_BUF] __attribute__((aligned(8)));
 
-	return bpfwire_event(buf, type, path, t_hook, false);
+	return bpfwire_event(buf, type, path, t_hook, NULL);
 }
 
 /*
@@ -232,7 +233,7 @@ static __noinline int bpfwire_event_enc(__u8 type, struct path *path, __u64 t_ho
 	__u32 key = 0;
 
 	if (t)
-		return bpfwire_event(t->dgram, type, path, t_hook, true);
+		return bpfwire_event(t->dgram, type, path, t_hook, t);
 	s = bpf_map_lookup_elem(&stats, &key);
 	if (s) {	/* no storage: the event is lost, and counted */
 		__sync_fetch_and_add(&s->events, 1);
