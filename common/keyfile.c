@@ -67,15 +67,20 @@ int key_parse_pair(const char *text, struct key_pair *k, char *err, size_t errle
 	return 0;
 }
 
+/* The MAC key of k, which is then wiped; r passes through. */
+static int mac_only(int r, struct key_pair *k, uint8_t key[KEY_FILE_KEY_LEN])
+{
+	memcpy(key, k->mac, KEY_FILE_KEY_LEN);
+	explicit_bzero(k, sizeof(*k));
+	return r;
+}
+
 int key_parse(const char *text, uint8_t key[KEY_FILE_KEY_LEN], char *err,
 	      size_t errlen)
 {
 	struct key_pair k;
-	int r = key_parse_pair(text, &k, err, errlen);
 
-	memcpy(key, k.mac, KEY_FILE_KEY_LEN);
-	explicit_bzero(&k, sizeof(k));
-	return r;
+	return mac_only(key_parse_pair(text, &k, err, errlen), &k, key);
 }
 
 /* The checks on the open file, before a byte of it is read. */
@@ -143,9 +148,6 @@ int key_file_read(const char *path, uint8_t key[KEY_FILE_KEY_LEN], char *err,
 		  size_t errlen)
 {
 	struct key_pair k;
-	int r = key_file_read_pair(path, &k, err, errlen);
 
-	memcpy(key, k.mac, KEY_FILE_KEY_LEN);
-	explicit_bzero(&k, sizeof(k));
-	return r;
+	return mac_only(key_file_read_pair(path, &k, err, errlen), &k, key);
 }
