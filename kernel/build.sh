@@ -127,6 +127,19 @@ git_() { git -C "$src" -c user.name=bpfwire -c user.email=bpfwire@example.invali
 	-c core.compression=0 -c gc.auto=0 -c advice.detachedHead=false "$@"; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# A first build writes about 4.2 GiB (the tree and its git objects 2.8,
+# the objects 1.4): stop before unpacking rather than half-way through
+# with "No space left on device". Whatever this run would replace counts
+# as free.
+space_gib=5
+need_space() {
+	local avail old=0
+	avail=$(df -P -k "$out" | awk 'NR == 2 { print $4 }')
+	[ $((avail / 1048576)) -lt "$space_gib" ] || return 0
+	[ ! -e "$src" ] && [ ! -e "$obj" ] || old=$(du -sk "$src" "$obj" 2>/dev/null | awk '{ k += $1 } END { print k + 0 }')
+	[ $(((avail + old) / 1048576)) -lt "$space_gib" ] || return 0
+	die "$1 needs about $space_gib GiB free under $out; $(df -P -h "$out" | awk 'NR == 2 { print $4 " are free on " $6 }'). Nothing was unpacked: free some space (each bpfwire build directory's kernel/ holds about 4.2 GiB) and run again"
+}
 base_dirty=false base_name= base_commit= base_time=
 
 # --- source: the base commit, tagged pristine -------------------------------
@@ -146,6 +159,7 @@ if [ "$kind" = tarball ]; then
 		git_ tag -f pristine refs/bpfwire/tarball >/dev/null
 		phase "unpack: up to date"
 	else
+		need_space "unpacking $(basename "$tarball") and building it"
 		phase "unpack $tarball"
 		rm -rf "$src" "$obj" "$out/src.tmp"
 		mkdir -p "$out/src.tmp"
@@ -165,6 +179,7 @@ if [ "$kind" = tarball ]; then
 else
 	# The repo outlives a change of base: its objects and obj/ make the
 	# next checkout and make incremental.
+	[ -d "$src/.git" ] || need_space "taking $source in and building it"
 	[ -d "$src/.git" ] || { rm -rf "$src" "$obj"; git init -q "$src"; }
 	if [ "$kind" = git ]; then
 		# Only reads: rev-parse, and upload-pack behind the fetch. git's
