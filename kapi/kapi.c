@@ -88,12 +88,19 @@ static const struct btf_type *pointee_aggregate(const struct btf *btf, __u32 id)
 	return t && (btf_is_struct(t) || btf_is_union(t)) ? t : NULL;
 }
 
-/* FUNC name's FUNC_PROTO: its type id, or -ENOENT (no such FUNC), -EINVAL */
-static int func_proto(const struct btf *btf, const char *name, const struct btf_type **proto)
+/*
+ * FUNC name's prototype as one line of C into out, without the ';', and
+ * its FUNC_PROTO in *proto. -ENOENT when btf has no such FUNC.
+ */
+static int decl(const struct btf *btf, const char *name, const struct btf_type **proto,
+		char *out, size_t len)
 {
+	struct sbuf b = { out, len, 0 };
 	const struct btf_type *fn;
-	int id;
+	struct btf_dump *d;
+	int id, err;
 
+	out[0] = 0;
 	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
 	if (id <= 0)
 		return -ENOENT;
@@ -101,38 +108,20 @@ static int func_proto(const struct btf *btf, const char *name, const struct btf_
 	*proto = btf__type_by_id(btf, fn->type);
 	if (!*proto || !btf_is_func_proto(*proto))
 		return -EINVAL;
-	return fn->type;
-}
-
-/* The prototype of type proto_id, named name, as one line of C into out */
-static int emit_decl(const struct btf *btf, const char *name, int proto_id, char *out, size_t len)
-{
-	struct sbuf b = { out, len, 0 };
-	struct btf_dump *d;
-	int err;
-
-	out[0] = 0;
 	d = btf_dump__new(btf, sbuf_vprintf, &b, NULL);
 	if (!d)
 		return -errno;
 	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o, .field_name = name);
-	err = btf_dump__emit_type_decl(d, proto_id, &o);
+	err = btf_dump__emit_type_decl(d, fn->type, &o);
 	btf_dump__free(d);
 	return err;
 }
 
-/*
- * FUNC name's prototype as one line of C, without the ';'. -ENOENT when
- * btf has no such FUNC.
- */
 int kapi_decl(const struct btf *btf, const char *name, char *out, size_t len)
 {
 	const struct btf_type *proto;
-	int id;
 
-	out[0] = 0;
-	id = func_proto(btf, name, &proto);
-	return id < 0 ? id : emit_decl(btf, name, id, out, len);
+	return decl(btf, name, &proto, out, len);
 }
 
 /* kapi_decl(), then the size of each pointee checked against a NAME__sz argument */
@@ -141,13 +130,9 @@ static int kapi_render(const struct btf *btf, const char *name, char *out, size_
 	struct sbuf b = { out, len, 0 };
 	const struct btf_type *proto;
 	const struct btf_param *p;
-	int n, id, err;
+	int n, err;
 
-	out[0] = 0;
-	id = func_proto(btf, name, &proto);
-	if (id < 0)
-		return id;
-	err = emit_decl(btf, name, id, out, len);
+	err = decl(btf, name, &proto, out, len);
 	if (err)
 		return err;
 	b.off = strlen(out);
