@@ -29,7 +29,7 @@ usage: build.sh --out DIR (--patches DIR [--fixes DIR] | --user-patches PATH)
                 [--series DIR ...] --fragment FILE [--fragment FILE ...]
                 [--source TARBALL|DIR] [--netpoll auto|true|false]
                 [--netpoll-series DIR] [--localversion SUFFIX]
-                [--flavour NAME] [--series-json TOOL] [--jobs N]
+                [--flavour NAME] [--series-json TOOL] [--jobs N] [--sandbox]
 
 Builds DIR/{bzImage,vmlinux,vmlinux.h,config,series.json} from the source
 plus the patch series.
@@ -53,6 +53,14 @@ plus the patch series.
 --flavour NAME and --series-json TOOL (bpfwire-kernel-series) write
   DIR/series.json: flavour, release, base, patches, mbox sha256, netpoll,
   fragments.
+--sandbox: the inputs are a reviewer's (a series, a source, a fragment):
+  everything that runs or reads the series' tree, from the unpack to the
+  BTF dump, runs in kernel/sandbox.sh (no root, no network, only DIR/sbx
+  writable, a ccache of its own over root's, read-only). Root then takes
+  the outputs from DIR/sbx/out only when they are plain files, and
+  vmlinux.h only when it declares types and nothing else. A fragment may
+  not set a string option off an allow-list (no host path gets into the
+  kernel), and no symlink the series adds may leave the tree.
 Progress is one line per phase: source, patch, config, build (a line
 every 30 s with the objects compiled), btf.
 USAGE
@@ -60,10 +68,11 @@ USAGE
 
 out= patches= fixes= user_patches= localversion= jobs=0 flavour= series_tool=
 netpoll=auto netpoll_dir=
+sandbox=false inside= patches_shown= fragment_text= fragment_wanted=
 fragments=() series=()
 source=/usr/src/linux-source-6.12.tar.xz
 while [ $# -gt 0 ]; do
-	[ $# -ge 2 ] || case "$1" in -h|--help) ;; *) echo "build.sh: $1 needs a value" >&2; exit 2 ;; esac
+	[ $# -ge 2 ] || case "$1" in -h|--help|--sandbox) ;; *) echo "build.sh: $1 needs a value" >&2; exit 2 ;; esac
 	case "$1" in
 	--out) out=$2; shift 2 ;;
 	--patches) patches=$2; shift 2 ;;
@@ -78,6 +87,12 @@ while [ $# -gt 0 ]; do
 	--flavour) flavour=$2; shift 2 ;;
 	--series-json) series_tool=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
+	--sandbox) sandbox=true; shift ;;
+	# Set by the sandboxed run of this script for itself.
+	--inside) inside=$2; shift 2 ;;
+	--patches-shown) patches_shown=$2; shift 2 ;;
+	--fragment-text) fragment_text=$2; shift 2 ;;
+	--fragment-wanted) fragment_wanted=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "build.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -116,12 +131,118 @@ if [ -n "$user_patches" ] && [ "$user_patches" != none ]; then
 	[ -e "$user_patches" ] || die "kernel patches $user_patches do not exist: name a directory with a series file, or an mbox"
 	user_patches=$(realpath "$user_patches")
 fi
-for f in "${fragments[@]}"; do
-	[ -f "$f" ] || die "config fragment $f does not exist"
-done
+here=$(dirname "$(realpath "$0")")
+# A fragment sets a string only from this list: another string may be a
+# host path that the build reads into the kernel (INITRAMFS_SOURCE,
+# EXTRA_FIRMWARE_DIR, SYSTEM_TRUSTED_KEYS, MODULE_SIG_KEY...).
+strings_allowed="LOCALVERSION LSM CMDLINE DEFAULT_HOSTNAME"
+# Each symbol's last setting (a later fragment overrides an earlier one),
+# with the fragment that set it: SYM TAB WANTED LINE TAB FRAGMENT.
+wanted_table() {
+	awk '
+		/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s); w = $0 }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { s = $2; w = s "=n" }
+		s != "" {
+			if (w == s "=n") w = "# " s " is not set"
+			if (!(s in want)) order[++n] = s
+			want[s] = w; from[s] = FILENAME; s = ""
+		}
+		END { for (i = 1; i <= n; i++) print order[i] "\t" want[order[i]] "\t" from[order[i]] }
+	' "${fragments[@]}"
+}
+if [ -z "$inside" ]; then
+	for f in "${fragments[@]}"; do
+		[ -f "$f" ] || die "config fragment $f does not exist"
+		bad=$(awk -v ok=" $strings_allowed " '
+			/^[[:space:]]*CONFIG_[A-Za-z0-9_]+[[:space:]]*=[[:space:]]*"/ {
+				s = $0; sub(/^[[:space:]]*CONFIG_/, "", s); sub(/[[:space:]]*=.*/, "", s)
+				if (index(ok, " " s " ") == 0) { print "CONFIG_" s " (line " FNR ")"; exit }
+			}' "$f")
+		[ -z "$bad" ] || die "config fragment $f sets the string option $bad: a string there may name a host file that the build would read into the kernel, so only $strings_allowed may be strings; nothing was built"
+	done
+	for i in "${!fragments[@]}"; do fragments[i]=$(realpath "${fragments[i]}"); done
+fi
 src=$out/src
 obj=$out/obj
+dest=$out
 mkdir -p "$out"
+
+# --- sandbox: a reviewer's inputs are built by no one with power ------------
+# Root's part: hand the sandbox copies of what it must read, run this
+# script again inside it, then take its outputs as data.
+if [ "$sandbox" = true ] && [ -z "$inside" ]; then
+	sbx=$out/sbx
+	mkdir -p "$sbx"
+	# Trees built before the sandbox move in (chowned by sandbox.sh).
+	for d in src obj; do
+		if [ -d "$out/$d" ] && [ ! -L "$out/$d" ]; then rm -rf "${sbx:?}/$d"; mv "$out/$d" "$sbx/$d"; fi
+	done
+	rm -rf "$sbx/in"
+	mkdir -p "$sbx/in"
+	a=(--out "$out" --inside "$sbx" --netpoll "$netpoll" --localversion "$localversion"
+	   --source "$source" --flavour "$flavour" --jobs "$jobs")
+	[ -z "$series_tool" ] || a+=(--series-json "$(realpath "$series_tool")")
+	[ -z "$netpoll_dir" ] || a+=(--netpoll-series "$netpoll_dir")
+	for d in "${series[@]}"; do a+=(--series "$d"); done
+	[ -z "$patches" ] || a+=(--patches "$patches")
+	[ -z "$fixes" ] || a+=(--fixes "$fixes")
+	# The reviewer's files may sit where the sandbox's uid cannot read.
+	if [ "$user_patches" = none ]; then
+		a+=(--user-patches none)
+	elif [ -n "$user_patches" ]; then
+		if [ -d "$user_patches" ]; then
+			cp -R -P -- "$user_patches" "$sbx/in/series"
+		else
+			cp -- "$user_patches" "$sbx/in/series"
+		fi
+		a+=(--user-patches "$sbx/in/series" --patches-shown "$user_patches")
+	fi
+	cat "${fragments[@]}" >"$sbx/in/lab.fragment"
+	wanted_table >"$sbx/in/lab.wanted"
+	for f in "${fragments[@]}"; do a+=(--fragment "$f"); done
+	a+=(--fragment-text "$sbx/in/lab.fragment" --fragment-wanted "$sbx/in/lab.wanted")
+	uid=$("$here/sandbox.sh" --uid)
+	# This checkout and the build tools: a clone under /tmp is otherwise
+	# out of sight (the sandbox's /tmp is its own).
+	ro=(--ro "$(dirname "$here")" --ro "$source")
+	[ -z "$series_tool" ] || ro+=(--ro "$(dirname "$(realpath "$series_tool")")")
+	if [ "$source" != /usr/src/linux-source-6.12.tar.xz ] &&
+	   ! "$here/sandbox.sh" "${ro[@]}" -- test -r "$source" -a \( -f "$source" -o -x "$source" \); then
+		die "$source cannot be read by the sandbox's uid $uid, which builds a reviewer's series: make it readable by all (chmod -R o+rX, and o+x on its parents)"
+	fi
+	rootcache=$(ccache -k cache_dir 2>/dev/null || true)
+	[ -z "$rootcache" ] || [ ! -d "$rootcache" ] || ro+=(--ro-at "$rootcache" /tmp/ccache-root)
+	phase "sandbox: the build runs as uid $uid with no network; only $sbx is writable"
+	"$here/sandbox.sh" --rw "$sbx" "${ro[@]}" -- bash "$here/build.sh" "${a[@]}" || exit $?
+	# Data from here on: plain files only, checked before root uses them.
+	[ -d "$sbx/out" ] && [ ! -L "$sbx/out" ] || die "the sandboxed build left no output directory $sbx/out"
+	for f in bzImage vmlinux vmlinux.h config series.json build.log; do
+		[ "$f" != series.json ] || [ -n "$series_tool" ] || continue
+		[ -f "$sbx/out/$f" ] && [ ! -L "$sbx/out/$f" ] ||
+			die "the sandboxed build's $f is not a plain file: refused"
+	done
+	"$here/check-vmlinux-h.sh" "$sbx/out/vmlinux.h" || die "$sbx/out/vmlinux.h is not what bpftool writes: refused, nothing will be compiled against it"
+	for f in bzImage vmlinux vmlinux.h config series.json build.log; do
+		[ -f "$sbx/out/$f" ] || continue
+		cmp -s "$sbx/out/$f" "$out/$f" && [ ! -L "$out/$f" ] && continue
+		rm -f "$out/$f.new"
+		cp -- "$sbx/out/$f" "$out/$f.new"
+		mv -f "$out/$f.new" "$out/$f"
+	done
+	# Where the shipped flavours have their trees.
+	for d in src obj; do
+		[ -L "$out/$d" ] || { rm -rf "${out:?}/$d"; ln -s "sbx/$d" "$out/$d"; }
+	done
+	phase "sandbox: outputs checked and taken"
+	exit 0
+fi
+if [ -n "$inside" ]; then
+	src=$inside/src obj=$inside/obj dest=$inside/out
+	mkdir -p "$dest"
+	export CCACHE_DIR=$inside/ccache XDG_CACHE_HOME=$inside/cache
+	# Root's cache serves hits and takes nothing back.
+	[ ! -d /tmp/ccache-root ] || export CCACHE_SECONDARY_STORAGE="file:/tmp/ccache-root|read-only"
+fi
 # Fixed committer and dates: the same inputs give the same commits.
 git_() { git -C "$src" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
 	-c core.compression=0 -c gc.auto=0 -c advice.detachedHead=false "$@"; }
@@ -141,6 +262,9 @@ need_space() {
 	die "$1 needs about $space_gib GiB free under $out; $(df -P -h "$out" | awk 'NR == 2 { print $4 " are free on " $6 }'). Nothing was unpacked: free some space (each bpfwire build directory's kernel/ holds about 4.2 GiB) and run again"
 }
 base_dirty=false base_name= base_commit= base_time=
+# git on a user's tree: the tree's own config may name programs
+# (core.fsmonitor, hooks); none of them runs.
+gitsrc() { git -c safe.directory='*' -c core.fsmonitor=false -c core.hooksPath=/dev/null -C "$source" "$@"; }
 
 # --- source: the base commit, tagged pristine -------------------------------
 if [ "$kind" = tarball ]; then
@@ -161,18 +285,18 @@ if [ "$kind" = tarball ]; then
 	else
 		need_space "unpacking $(basename "$tarball") and building it"
 		phase "unpack $tarball"
-		rm -rf "$src" "$obj" "$out/src.tmp"
-		mkdir -p "$out/src.tmp"
-		tar -xJf "$tarball" -C "$out/src.tmp" --strip-components=1
-		git -C "$out/src.tmp" init -q
-		git -C "$out/src.tmp" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
+		rm -rf "$src" "$obj" "$src.tmp"
+		mkdir -p "$src.tmp"
+		tar -xJf "$tarball" -C "$src.tmp" --strip-components=1
+		git -C "$src.tmp" init -q
+		git -C "$src.tmp" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
 			-c core.compression=0 add -A -f
-		git -C "$out/src.tmp" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
+		git -C "$src.tmp" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
 			-c core.compression=0 commit -q -m "linux-source-6.12 ($stamp)"
-		git -C "$out/src.tmp" tag pristine
-		git -C "$out/src.tmp" update-ref refs/bpfwire/tarball pristine
-		echo "$stamp" > "$out/src.tmp/.git/bpfwire-tarball"
-		mv "$out/src.tmp" "$src"
+		git -C "$src.tmp" tag pristine
+		git -C "$src.tmp" update-ref refs/bpfwire/tarball pristine
+		echo "$stamp" > "$src.tmp/.git/bpfwire-tarball"
+		mv "$src.tmp" "$src"
 	fi
 	ksrc_read "$tarball" "$src"
 	ksrc_say "kernel: [$(( $(date +%s) - t0 ))s]"
@@ -184,14 +308,14 @@ else
 	if [ "$kind" = git ]; then
 		# Only reads: rev-parse, and upload-pack behind the fetch. git's
 		# own safe.directory rule applies to a tree another user owns.
-		base_commit=$(git -C "$source" rev-parse --verify -q 'HEAD^{commit}') ||
+		base_commit=$(gitsrc rev-parse --verify -q 'HEAD^{commit}') ||
 			die "$source: git rev-parse HEAD failed (an empty repository, or one git refuses: run git -C $source status)"
 		if ! git_ cat-file -e "$base_commit^{commit}" 2>/dev/null; then
 			phase "source: fetching HEAD $base_commit from $source (read-only)"
-			git_ fetch -q --no-tags --depth=1 "$source" HEAD || die "git fetch from $source failed"
+			git_ fetch -q --no-tags --depth=1 --upload-pack="git -c safe.directory='*' upload-pack" "$source" HEAD || die "git fetch from $source failed"
 		fi
 		# --no-optional-locks: status must not refresh the user's index.
-		ndirty=$(git -C "$source" --no-optional-locks status --porcelain | wc -l)
+		ndirty=$(gitsrc --no-optional-locks status --porcelain | wc -l)
 		if [ "$ndirty" -gt 0 ]; then
 			base_dirty=true
 			echo "kernel: warning: $source has $ndirty uncommitted changes or untracked files: they are not used; the build takes its HEAD commit $base_commit" >&2
@@ -206,10 +330,10 @@ else
 		# with build output in it stops at make's "source tree is not
 		# clean".
 		phase "source: reading the unpacked tree $source (read-only)"
-		GIT_INDEX_FILE=$out/.bpfwire-tree-index git -C "$source" --git-dir="$src/.git" \
+		GIT_INDEX_FILE=$src.tree-index gitsrc --git-dir="$src/.git" \
 			--work-tree="$source" -c core.compression=0 add -A -f . ||
 			die "git add of $source into $src failed"
-		tree=$(GIT_INDEX_FILE=$out/.bpfwire-tree-index git -C "$src" write-tree)
+		tree=$(GIT_INDEX_FILE=$src.tree-index git -C "$src" write-tree)
 		base_time=$(stat -c %Y "$source/Makefile" 2>/dev/null || echo 0)
 		base_commit=$(echo "unpacked tree $source" | GIT_AUTHOR_DATE="@$base_time +0000" \
 			GIT_COMMITTER_DATE="@$base_time +0000" git_ commit-tree "$tree")
@@ -303,36 +427,36 @@ apply_user_mail() {
 # split_mail FILE DIR: the messages of FILE into DIR (0001, 0002...), or
 # a one-line error when FILE is no mbox.
 split_mail() {
-	local file=$1 dir=$2 err
+	local file=$1 dir=$2 err shown=${3:-$1}
 	mkdir -p "$dir"
 	if ! err=$(git mailsplit -o"$dir" "$file" 2>&1 >/dev/null) || [ -z "$(ls -A "$dir")" ]; then
-		die "$file is not an mbox (git mailsplit: ${err:-no message in it}): give git format-patch or b4 am output, or a directory with a series file"
+		die "$shown is not an mbox (git mailsplit: ${err:-no message in it}): give git format-patch or b4 am output, or a directory with a series file"
 	fi
 }
 mbox_sha=
 apply_user() {
-	local up=$1 p i m
+	local up=$1 p i m shown=${patches_shown:-$1}
 	if [ -d "$up" ]; then
-		[ -f "$up/series" ] || die "$up has no series file: list its patches in $up/series, one a line, in order"
+		[ -f "$up/series" ] || die "$shown has no series file: list its patches in $shown/series, one a line, in order"
 		user_total=$(grep -cv '^\s*\(#\|$\)' "$up/series" || true)
-		phase "patch: applying $user_total patches from $up/series (git am semantics)"
+		phase "patch: applying $user_total patches from $shown/series (git am semantics)"
 		i=0
 		while read -r p; do
 			case "$p" in ''|'#'*) continue ;; esac
-			[ -f "$up/$p" ] || die "patch $p is listed in $up/series but missing"
+			[ -f "$up/$p" ] || die "patch $p is listed in $shown/series but missing"
 			i=$((i + 1))
-			split_mail "$up/$p" "$scratch/mail.$i"
+			split_mail "$up/$p" "$scratch/mail.$i" "$shown/$p"
 			for m in "$scratch/mail.$i"/*; do apply_user_mail "$m" "$p" file "$p"; done
 		done <"$up/series"
 	else
 		mbox_sha=$(sha256sum <"$up" | cut -d' ' -f1)
-		split_mail "$up" "$scratch/mbox"
-		phase "patch: applying $(ls "$scratch/mbox" | wc -l) messages of $up (sha256 ${mbox_sha:0:16}, git am semantics)"
+		split_mail "$up" "$scratch/mbox" "$shown"
+		phase "patch: applying $(ls "$scratch/mbox" | wc -l) messages of $shown (sha256 ${mbox_sha:0:16}, git am semantics)"
 		for m in "$scratch/mbox"/*; do
 			apply_user_mail "$m" "mbox message $((10#$(basename "$m")))" mbox_index "$((10#$(basename "$m")))"
 		done
 	fi
-	[ "$user_n" -gt 0 ] || die "$up holds no patch: no message in it has a diff"
+	[ "$user_n" -gt 0 ] || die "$shown holds no patch: no message in it has a diff"
 }
 
 netpoll_applied=true
@@ -359,6 +483,18 @@ else
 fi
 for d in "${series[@]}"; do apply_series "$d"; done
 unset GIT_INDEX_FILE
+# A symlink the patches add or change must stay inside the tree: root and
+# the build follow them.
+git_ diff --raw --no-renames -z pristine "$head" | tr '\0' '\n' | paste - - |
+	awk -F'\t' '$1 ~ /^:[0-7]+ 120000 [0-9a-f]+ [0-9a-f]+ [AMT]$/ { print $2 }' >"$scratch/links"
+while read -r l; do
+	[ -n "$l" ] || continue
+	t=$(git_ cat-file blob "$head:$l")
+	r=$(realpath -m --relative-to=/tree "/tree/$(dirname "$l")/$t")
+	case "$t:$r" in
+	/*|*:../*|*:..) die "the series makes $(printf %q "$l") a symlink to $(printf %q "$t"), outside the tree: refused" ;;
+	esac
+done <"$scratch/links"
 # Checkout only rewrites the files that differ, keeping make incremental.
 if ! git_ rev-parse -q --verify HEAD >/dev/null; then
 	git_ checkout -q -f --detach "$head"
@@ -380,47 +516,41 @@ write_series_json() {
 	[ "$kind" != git ] || [ "$base_dirty" = false ] || a+=(--dirty)
 	[ -z "$KSRC_PKG" ] || a+=(--package-version "$KSRC_PKG")
 	[ -z "$mbox_sha" ] || a+=(--mbox-sha256 "$mbox_sha")
-	[ -z "$user_patches" ] || a+=(--patches-source "$user_patches")
-	for f in "${fragments[@]}"; do a+=(--fragment "$(realpath "$f")"); done
+	[ -z "$user_patches" ] || a+=(--patches-source "${patches_shown:-$user_patches}")
+	for f in "${fragments[@]}"; do a+=(--fragment "$f"); done
 	"$series_tool" --out "$scratch/series.json" --flavour "${flavour:-unnamed}" \
 		--release "$(cat "$obj/include/config/kernel.release")" --base-kind "$kind" \
 		--netpoll-series "$netpoll_applied" --patches "$scratch/record" "${a[@]}" ||
-		die "could not write $out/series.json"
+		die "could not write $dest/series.json"
 	# Rewritten only when it changed: ninja restats the outputs.
-	cmp -s "$scratch/series.json" "$out/series.json" || mv "$scratch/series.json" "$out/series.json"
+	cmp -s "$scratch/series.json" "$dest/series.json" || mv "$scratch/series.json" "$dest/series.json"
 }
 
 # Same tree, fragment and script as the last good build, and no hand edits
 # in src: nothing to do, so skip the config and make passes (~10 s).
-inputs="$(git_ rev-parse HEAD^{tree}) $( (cat "${fragments[@]}" "$0"; echo "$localversion") | sha256sum | cut -c1-16)"
-if [ "$(cat "$out/.bpfwire-built" 2>/dev/null)" = "$inputs" ] &&
-   git_ diff --quiet HEAD -- && [ -f "$out/bzImage" ] && [ -f "$out/vmlinux.h" ]; then
+# Inside the sandbox the fragments' text comes from root, read already.
+fragment_cat() { if [ -n "$fragment_text" ]; then cat "$fragment_text"; else cat "${fragments[@]}"; fi; }
+inputs="$(git_ rev-parse HEAD^{tree}) $( (fragment_cat; cat "$0"; echo "$localversion") | sha256sum | cut -c1-16)"
+if [ "$(cat "$dest/.bpfwire-built" 2>/dev/null)" = "$inputs" ] &&
+   git_ diff --quiet HEAD -- && [ -f "$dest/bzImage" ] && [ -f "$dest/vmlinux.h" ]; then
 	write_series_json
 	phase "build: up to date ($inputs)"
 	exit 0
 fi
-rm -f "$out/.bpfwire-built"
+rm -f "$dest/.bpfwire-built"
 
 # --- config: allnoconfig + kvm_guest.config + lab.config --------------------
 phase "config"
 mkdir -p "$obj"
-cat "${fragments[@]}" >"$obj/lab.fragment"
-cat "$src/kernel/configs/kvm_guest.config" "$obj/lab.fragment" >"$obj/bpfwire.fragment"
+fragment_cat >"$obj/lab.fragment"
+# The tree's own fragment, from git: a file, never a link to follow.
+[ "$(git_ ls-tree HEAD kernel/configs/kvm_guest.config | cut -c1-6)" = 100644 ] ||
+	die "kernel/configs/kvm_guest.config is not a plain file in the patched tree: refused"
+git_ show HEAD:kernel/configs/kvm_guest.config | cat - "$obj/lab.fragment" >"$obj/bpfwire.fragment"
 kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
 KCONFIG_CONFIG=.config.new KCONFIG_ALLCONFIG="$obj/bpfwire.fragment" kmake allnoconfig >/dev/null
 KCONFIG_CONFIG=.config.new kmake olddefconfig >/dev/null
-# Each symbol's last setting (a later fragment overrides an earlier one),
-# with the fragment that set it: SYM TAB WANTED LINE TAB FRAGMENT.
-awk '
-	/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s); w = $0 }
-	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { s = $2; w = s "=n" }
-	s != "" {
-		if (w == s "=n") w = "# " s " is not set"
-		if (!(s in want)) order[++n] = s
-		want[s] = w; from[s] = FILENAME; s = ""
-	}
-	END { for (i = 1; i <= n; i++) print order[i] "\t" want[order[i]] "\t" from[order[i]] }
-' "${fragments[@]}" >"$obj/lab.wanted"
+if [ -n "$fragment_wanted" ]; then cp "$fragment_wanted" "$obj/lab.wanted"; else wanted_table >"$obj/lab.wanted"; fi
 bad=0
 while IFS=$'\t' read -r sym want frag; do
 	grep -qxF "$want" "$obj/.config.new" && continue
@@ -438,6 +568,14 @@ while IFS=$'\t' read -r sym want frag; do
 	bad=$((bad + 1))
 done <"$obj/lab.wanted"
 [ "$bad" = 0 ] || die "$bad config symbols were dropped or changed (named above with their fragment); nothing was built"
+# Whatever set them (a fragment, or a series' Kconfig default), these name
+# files the build reads from the host into the kernel.
+for sym in INITRAMFS_SOURCE EXTRA_FIRMWARE SYSTEM_TRUSTED_KEYS SYSTEM_REVOCATION_KEYS \
+	SYSTEM_BLACKLIST_HASH_LIST UNUSED_KSYMS_WHITELIST MODULE_SIG_KEY; do
+	v=$(sed -n "s/^CONFIG_$sym=\"\(.*\)\"\$/\1/p" "$obj/.config.new")
+	[ -z "$v" ] || { [ "$sym" = MODULE_SIG_KEY ] && [ "$v" = certs/signing_key.pem ]; } ||
+		die "the config sets CONFIG_$sym=\"$v\": a host path the build would read into the kernel; refused"
+done
 if ! cmp -s "$obj/.config.new" "$obj/.config"; then
 	mv "$obj/.config.new" "$obj/.config"
 else
@@ -451,7 +589,7 @@ if command -v ccache >/dev/null 2>&1; then
 	# a wrapper: a source with .incbin bypasses the cache (ccache-cc.sh)
 	cc="$(cd "$(dirname "$0")" && pwd)/ccache-cc.sh"
 	# Paths relative to the build root let a fresh clone reuse the cache.
-	export CCACHE_BASEDIR=$out CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+	export CCACHE_BASEDIR=$(dirname "$src") CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 	# Depend mode: a miss does not run the preprocessor a second time, the
 	# compiler's -MMD list names the headers. net/ipv4 with an empty cache:
 	# 78 s, 58 s in depend mode, 48 s without ccache; hits 6 s either way.
@@ -460,7 +598,7 @@ fi
 # The object total of the last build of this config, so progress has a scale.
 # Kept per user, like ccache, so a fresh clone knows it too.
 objects_db=${XDG_CACHE_HOME:-$HOME/.cache}/bpfwire/kernel-objects
-mkdir -p "$(dirname "$objects_db")" 2>/dev/null || objects_db=$out/.bpfwire-objects
+mkdir -p "$(dirname "$objects_db")" 2>/dev/null || objects_db=$dest/.bpfwire-objects
 cfgsum=$(sha256sum <"$obj/.config" | cut -c1-16)
 total=$(awk -v k="$cfgsum" '$1 == k { t = $2 } END { print t }' "$objects_db" 2>/dev/null || true)
 phase "build: make -j$jobs CC='$cc' bzImage${total:+ (this config: $total objects last time)}"
@@ -470,18 +608,18 @@ export KBUILD_BUILD_USER=bpfwire KBUILD_BUILD_HOST=bpfwire KBUILD_BUILD_TIMESTAM
 # for the git-managed tree; CONFIG_LOCALVERSION still names bpfwire. A
 # suffix here changes only the release string, not autoconf.h, so ccache
 # still serves a second flavour that differs only in its patches.
-make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc LOCALVERSION="$localversion" -j"$jobs" bzImage >"$out/build.log" 2>&1 &
+make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc LOCALVERSION="$localversion" -j"$jobs" bzImage >"$dest/build.log" 2>&1 &
 mk=$!
 trap 'kill $mk 2>/dev/null; rm -rf "$scratch"' EXIT
 # A line at least every 30 s: a silent 10-minute step looks hung.
 while kill -0 "$mk" 2>/dev/null; do
 	for _ in $(seq 30); do kill -0 "$mk" 2>/dev/null || break; sleep 1; done
 	kill -0 "$mk" 2>/dev/null || break
-	phase "build: $(grep -cE '^  (CC|AS) ' "$out/build.log" || true) objects compiled${total:+ of about $total}"
+	phase "build: $(grep -cE '^  (CC|AS) ' "$dest/build.log" || true) objects compiled${total:+ of about $total}"
 done
 if ! wait "$mk"; then
-	grep -E 'error|Error' "$out/build.log" | head -20 >&2
-	die "make failed; full log in $out/build.log"
+	grep -E 'error|Error' "$dest/build.log" | head -20 >&2
+	die "make failed; full log in $dest/build.log"
 fi
 trap 'rm -rf "$scratch"' EXIT
 # The bzImage boots the vmlinux just linked: its payload is vmlinux.bin
@@ -498,11 +636,11 @@ n=$(find "$obj" -name '*.o' | wc -l)
 
 # --- btf -------------------------------------------------------------------
 phase "btf: vmlinux.h"
-bpftool btf dump file "$obj/vmlinux" format c >"$out/vmlinux.h.new"
-if cmp -s "$out/vmlinux.h.new" "$out/vmlinux.h"; then rm "$out/vmlinux.h.new"; else mv "$out/vmlinux.h.new" "$out/vmlinux.h"; fi
-ln -f "$obj/arch/x86/boot/bzImage" "$out/bzImage"
-ln -f "$obj/vmlinux" "$out/vmlinux"
-cmp -s "$obj/.config" "$out/config" || cp "$obj/.config" "$out/config"
+bpftool btf dump file "$obj/vmlinux" format c >"$dest/vmlinux.h.new"
+if cmp -s "$dest/vmlinux.h.new" "$dest/vmlinux.h"; then rm "$dest/vmlinux.h.new"; else mv "$dest/vmlinux.h.new" "$dest/vmlinux.h"; fi
+ln -f "$obj/arch/x86/boot/bzImage" "$dest/bzImage"
+ln -f "$obj/vmlinux" "$dest/vmlinux"
+cmp -s "$obj/.config" "$dest/config" || cp "$obj/.config" "$dest/config"
 write_series_json
-echo "$inputs" >"$out/.bpfwire-built"
+echo "$inputs" >"$dest/.bpfwire-built"
 phase "done: $(sed -n 's/^CONFIG_LOCALVERSION=//p' "$obj/.config" | tr -d '"') $(cat "$obj/include/config/kernel.release")"
