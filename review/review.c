@@ -692,30 +692,18 @@ int main(int argc, char **argv)
 		pr_warn("couldn't write %s", p);
 	snprintf(p, sizeof(p), "%s/review.txt", res);
 	f = fopen(p, "w");
-	char header[2 * PATH_MAX + 512];
+	char header[2 * PATH_MAX + 512], times[256];
 
-	if (snprintf(header, sizeof(header), "review %s: %s, bpfwire %s, ksock API %s\n"
-		 "baseline: %s; %d tests compared\n", name, series, shortc, api[0] ? api : "not detected",
-		 base, n) >= (int)sizeof(header))
+	if (vd_header(header, sizeof(header), name, series, shortc, api, base, n) >= (int)sizeof(header))
 		pr_debug("the header was cut");
+	snprintf(times, sizeof(times), "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s\n",
+		 ph.build, ph.tests, ph.boots, ph.base);
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *out = pass ? stdout : f;
 
 		if (!out)
 			continue;
-		/* the series' path is the user's: escaped like the rest */
-		esc_fputs(out, header, ESC_KEEP_NL);
-		vd_write_text(out, &rep);
-		for (size_t i = 0; i < rlog.n; i++)
-			if (rlog.tests[i].protos) {
-				fprintf(out, "%s: kfuncs of an API bpfwire does not know, as this kernel's BTF has them:\n",
-					rlog.tests[i].name);
-				esc_fputs(out, rlog.tests[i].protos, ESC_KEEP_NL);
-			}
-		fprintf(out, "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s\n",
-			ph.build, ph.tests, ph.boots, ph.base);
-		fprintf(out, "verdict: %s (%zu worse than the baseline)\nresults: %s\n",
-			rep.worse ? "WORSE" : "OK", rep.worse, res);
+		vd_write_review(out, header, &rep, &rlog, times, res);
 		if (!pass && f) {
 			fclose(f);
 			f = NULL;

@@ -240,6 +240,33 @@ void vd_write_text(FILE *f, const struct vd_report *rep)
 	fprintf(f, "%zu worse, %zu better, %zu changed\n", rep->worse, rep->better, rep->changed);
 }
 
+int vd_header(char *out, size_t len, const char *name, const char *series, const char *commit,
+	      const char *api, const char *base, int ntests)
+{
+	return snprintf(out, len, "review %s: %s, bpfwire %s, ksock API %s\nbaseline: %s; %d tests compared\n",
+			name, series, commit, api[0] ? api : "not detected", base, ntests);
+}
+
+void vd_write_review(FILE *f, const char *header, const struct vd_report *rep,
+		     const struct tl_log *rlog, const char *times, const char *results)
+{
+	/* the series' path is the user's: escaped like the rest */
+	if (header)
+		esc_fputs(f, header, ESC_KEEP_NL);
+	vd_write_text(f, rep);
+	for (size_t i = 0; i < rlog->n; i++)
+		if (rlog->tests[i].protos) {
+			fprintf(f, "%s: kfuncs of an API bpfwire does not know, as this kernel's BTF has them:\n",
+				rlog->tests[i].name);
+			esc_fputs(f, rlog->tests[i].protos, ESC_KEEP_NL);
+		}
+	if (times)
+		fputs(times, f);
+	fprintf(f, "verdict: %s (%zu worse than the baseline)\n", rep->worse ? "WORSE" : "OK", rep->worse);
+	if (results)
+		fprintf(f, "results: %s\n", results);
+}
+
 json_object *vd_to_json(const struct vd_report *rep)
 {
 	json_object *o = json_object_new_object(), *items = json_object_new_array(),
