@@ -312,9 +312,10 @@ static int test_list(const char *bdir, const char *only, bool selftests, char **
 static int run_tests(const char *dir, const char *logbase, char **names, int n)
 {
 	char old[PATH_MAX + 64];
-	char *argv[600] = { "meson", "test", "-C", (char *)dir, "--no-rebuild", "--print-errorlogs",
+	/* no --print-errorlogs: a test's output is the guest's, kept in the logs */
+	char *argv[600] = { "meson", "test", "-C", (char *)dir, "--no-rebuild",
 			    "--logbase", (char *)logbase };
-	int a = 8;
+	int a = 7;
 
 	for (int i = 0; i < n && a < 598; i++)
 		argv[a++] = names[i];
@@ -494,8 +495,7 @@ static int compare_only(const char *base, const char *review, bool dry)
 	} else if (vd_compare_logs(&b, &r, &rep) || runs_compare(&b, &r, &rep, &boots)) {
 		st = REVIEW_NOBUILD;
 	} else {
-		vd_write_text(stdout, &rep);
-		printf("verdict: %s (%zu worse than the baseline)\n", rep.worse ? "WORSE" : "OK", rep.worse);
+		vd_write_review(stdout, NULL, &rep, &r, NULL, NULL);
 		st = rep.worse ? REVIEW_WORSE : 0;
 	}
 	vd_free(&rep);
@@ -585,7 +585,8 @@ int main(int argc, char **argv)
 	t0 = now_s();
 	bpfwire_commit(commit, sizeof(commit));
 	snprintf(shortc, sizeof(shortc), "%.12s%s", commit, strstr(commit, "-dirty") ? "-dirty" : "");
-	pr_info("reviewing %s as %s in %s (bpfwire %s)", series, name, bdir, shortc);
+	esc_str(p, sizeof(p), series, strlen(series), 0);
+	pr_info("reviewing %s as %s in %s (bpfwire %s)", p, name, bdir, shortc);
 	if (proc_run(setup, NULL, 0)) {
 		pr_warn("meson could not set up %s with this series (see above)", bdir);
 		return REVIEW_NOBUILD;
