@@ -76,12 +76,30 @@ int kseries_bzimage_release(const char *path, char *rel, size_t len, char *err, 
 	if (!off || n <= 0)
 		return bz_fail(err, errlen, path, "its setup header has no kernel version string", 0);
 	ver[n] = 0;
-	for (i = 0; ver[i] && ver[i] != ' ' && i + 1 < len; i++)
-		rel[i] = ver[i];
-	rel[i] = 0;
+	i = strcspn(ver, " ");
 	if (!i)
 		return bz_fail(err, errlen, path, "empty kernel version string", 0);
+	/* the series' own bytes: only a well-formed release is ever printed */
+	if (!kseries_release_ok(ver, i))
+		snprintf(rel, len, "invalid (%zu bytes)", i);
+	else
+		snprintf(rel, len, "%.*s", (int)i, ver);
 	return 0;
+}
+
+bool kseries_release_ok(const char *rel, size_t n)
+{
+	if (!n || n > KSERIES_RELEASE_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = rel[i];
+
+		/* not isalnum(): a locale must not widen the set */
+		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9') &&
+		    c != '.' && c != '-' && c != '+' && c != '_')
+			return false;
+	}
+	return true;
 }
 
 int kseries_kernel_api(const char *bzimage, int *ksock, int *netpoll, char *from, size_t fromlen,

@@ -8,6 +8,7 @@
 #ifndef BPFWIRE_LAB_KSERIES_H
 #define BPFWIRE_LAB_KSERIES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum kseries {
@@ -22,8 +23,13 @@ const char *kseries_name(unsigned series);
 /*
  * The release a bzImage carries (its setup header's kernel_version
  * string, first word): 0, or -errno / -EINVAL with a message in err.
+ * A word that is no release (kseries_release_ok) is "invalid (N bytes)":
+ * the bzImage is the series', and its bytes never reach a terminal.
  */
 int kseries_bzimage_release(const char *path, char *rel, size_t len, char *err, size_t errlen);
+/* A Linux release (UTS_RELEASE): 1 to __NEW_UTS_LEN of A-Z a-z 0-9 . - + _ */
+#define KSERIES_RELEASE_MAX 64
+bool kseries_release_ok(const char *rel, size_t n);
 /*
  * The kfunc API of the kernel whose bzImage is at path, from the build's
  * files beside it (kapi/): DIR/api.json, else DIR/vmlinux's BTF. 1 with

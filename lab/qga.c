@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "errnames.h"
+#include "escape.h"
 #include "qga.h"
 #include "util.h"
 
@@ -55,11 +56,24 @@ void qga_close(struct qga *g)
 	jchan_close(&g->ch);
 }
 
+/*
+ * What the guest sent, for err: its first 200 bytes, escaped. err reaches
+ * pr_warn and a step's "why", and json-c leaves UTF-8 (C1, bidi) as it is.
+ */
+static const char *guest_text(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	esc_str(buf, len, s, n < 200 ? n : 200, 0);
+	return buf;
+}
+
 /* qga_execute with an absolute deadline. */
 static json_object *execute_until(struct qga *g, const char *cmd, json_object *args,
 				  double deadline, char *err, size_t errlen)
 {
 	json_object *req = json_object_new_object(), *resp, *v;
+	char text[801];
 	int r;
 
 	json_object_object_add(req, "execute", json_object_new_string(cmd));
@@ -84,12 +98,12 @@ static json_object *execute_until(struct qga *g, const char *cmd, json_object *a
 	if ((v = jchan_member(resp, "error", json_type_object))) {
 		json_object *desc = jchan_member(v, "desc", json_type_string);
 
-		snprintf(err, errlen, "qemu-ga %s failed: %.200s", cmd,
-			 desc ? json_object_get_string(desc) : json_object_to_json_string(v));
+		snprintf(err, errlen, "qemu-ga %s failed: %s", cmd, guest_text(text, sizeof(text),
+			 desc ? json_object_get_string(desc) : json_object_to_json_string(v)));
 	} else {
 		/* a return that is null or not an object is no answer either */
-		snprintf(err, errlen, "qemu-ga %s: unexpected answer %.200s", cmd,
-			 json_object_to_json_string(resp));
+		snprintf(err, errlen, "qemu-ga %s: unexpected answer %s", cmd,
+			 guest_text(text, sizeof(text), json_object_to_json_string(resp)));
 	}
 	json_object_put(resp);
 	return NULL;
@@ -105,6 +119,7 @@ long qga_exec_start(struct qga *g, char *const argv[], const char *input,
 		    char *err, size_t errlen)
 {
 	json_object *args = json_object_new_object(), *arr = json_object_new_array(), *env, *ret, *pid;
+	char text[801];
 	long p;
 
 	json_object_object_add(args, "path", json_object_new_string(argv[0]));
@@ -128,8 +143,8 @@ long qga_exec_start(struct qga *g, char *const argv[], const char *input,
 		return -1;
 	pid = jchan_member(ret, "pid", json_type_int);
 	if (!pid || json_object_get_int64(pid) <= 0 || json_object_get_int64(pid) > INT_MAX) {
-		snprintf(err, errlen, "guest-exec answered without a pid: %.200s",
-			 json_object_to_json_string(ret));
+		snprintf(err, errlen, "guest-exec answered without a pid: %s",
+			 guest_text(text, sizeof(text), json_object_to_json_string(ret)));
 		json_object_put(ret);
 		return -1;
 	}

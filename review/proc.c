@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "errnames.h"
+#include "escape.h"
 #include "log.h"
 #include "proc.h"
 
@@ -29,9 +30,54 @@ static int wait_child(pid_t pid, const char *what)
 	return WEXITSTATUS(st);
 }
 
+/* One line of a child's output to stdout: indented, escaped. */
+static void quote_line(const char *s, size_t n)
+{
+	fputs(PROC_INDENT, stdout);
+	esc_fwrite(stdout, s, n, 0);
+	fputc('\n', stdout);
+}
+
+/*
+ * The child's stdout and stderr (one pipe) to ours a line at a time: a
+ * test's or a series' text never starts a line nor reaches the terminal
+ * raw. A line over the buffer is cut into lines.
+ */
+static void quote_output(int fd)
+{
+	char buf[4096];
+	size_t n = 0;
+
+	for (;;) {
+		ssize_t r = read(fd, buf + n, sizeof(buf) - n);
+		size_t start = 0;
+		char *nl;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+		while ((nl = memchr(buf + start, '\n', n - start))) {
+			quote_line(buf + start, (size_t)(nl - buf) - start);
+			start = (size_t)(nl - buf) + 1;
+		}
+		memmove(buf, buf + start, n - start);
+		n -= start;
+		if (n == sizeof(buf)) {
+			quote_line(buf, n);
+			n = 0;
+		}
+		fflush(stdout);
+	}
+	if (n)
+		quote_line(buf, n);
+	fflush(stdout);
+}
+
 int proc_run(char *const argv[], const char *lock, int nice_inc)
 {
-	int fd = -1;
+	int fd = -1, p[2];
 	pid_t pid;
 
 	fflush(NULL);
@@ -47,20 +93,33 @@ int proc_run(char *const argv[], const char *lock, int nice_inc)
 				;
 		}
 	}
+	if (pipe2(p, O_CLOEXEC)) {
+		pr_warn("pipe: %s", errno_str(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
 	pid = fork();
 	if (pid < 0) {
 		pr_warn("fork: %s", errno_str(errno));
+		close(p[0]);
+		close(p[1]);
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	if (!pid) {
+		if (dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
+			_exit(127);
 		if (nice_inc && setpriority(PRIO_PROCESS, 0, nice_inc))
 			_exit(127);
 		execvp(argv[0], argv);
 		fprintf(stderr, "bpfwire-review: %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	close(p[1]);
+	quote_output(p[0]);
+	close(p[0]);
 	int st = wait_child(pid, argv[0]);
 
 	if (fd >= 0)

@@ -10,10 +10,13 @@
 #define LOCK_GUEST "/tmp/bpfwire-guest.lock"
 
 /*
- * Run argv (PATH lookup), output to ours. lock: a file to flock for the
- * child's whole life (said when it must wait); nice: its niceness.
- * Returns the exit status, 128+N for signal N, or -1 (said).
+ * Run argv (PATH lookup), its stdout and stderr to our stdout a line at a
+ * time, each indented by PROC_INDENT and escaped (common/escape.h): meson
+ * quotes tests, a kernel build quotes the series. lock: a file to flock
+ * for the child's whole life (said when it must wait); nice: its
+ * niceness. Returns the exit status, 128+N for signal N, or -1 (said).
  */
+#define PROC_INDENT "  "
 int proc_run(char *const argv[], const char *lock, int nice_inc);
 /* Run argv and keep its stdout (at most len-1 bytes, trailing newline cut). */
 int proc_capture(char *const argv[], char *out, size_t len);

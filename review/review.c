@@ -312,9 +312,10 @@ static int test_list(const char *bdir, const char *only, bool selftests, char **
 static int run_tests(const char *dir, const char *logbase, char **names, int n)
 {
 	char old[PATH_MAX + 64];
-	char *argv[600] = { "meson", "test", "-C", (char *)dir, "--no-rebuild", "--print-errorlogs",
+	/* no --print-errorlogs: a test's output is the guest's, kept in the logs */
+	char *argv[600] = { "meson", "test", "-C", (char *)dir, "--no-rebuild",
 			    "--logbase", (char *)logbase };
-	int a = 8;
+	int a = 7;
 
 	for (int i = 0; i < n && a < 598; i++)
 		argv[a++] = names[i];
@@ -494,8 +495,7 @@ static int compare_only(const char *base, const char *review, bool dry)
 	} else if (vd_compare_logs(&b, &r, &rep) || runs_compare(&b, &r, &rep, &boots)) {
 		st = REVIEW_NOBUILD;
 	} else {
-		vd_write_text(stdout, &rep);
-		printf("verdict: %s (%zu worse than the baseline)\n", rep.worse ? "WORSE" : "OK", rep.worse);
+		vd_write_review(stdout, NULL, &rep, &r, NULL, NULL);
 		st = rep.worse ? REVIEW_WORSE : 0;
 	}
 	vd_free(&rep);
@@ -585,7 +585,8 @@ int main(int argc, char **argv)
 	t0 = now_s();
 	bpfwire_commit(commit, sizeof(commit));
 	snprintf(shortc, sizeof(shortc), "%.12s%s", commit, strstr(commit, "-dirty") ? "-dirty" : "");
-	pr_info("reviewing %s as %s in %s (bpfwire %s)", series, name, bdir, shortc);
+	esc_str(p, sizeof(p), series, strlen(series), 0);
+	pr_info("reviewing %s as %s in %s (bpfwire %s)", p, name, bdir, shortc);
 	if (proc_run(setup, NULL, 0)) {
 		pr_warn("meson could not set up %s with this series (see above)", bdir);
 		return REVIEW_NOBUILD;
@@ -692,30 +693,18 @@ int main(int argc, char **argv)
 		pr_warn("couldn't write %s", p);
 	snprintf(p, sizeof(p), "%s/review.txt", res);
 	f = fopen(p, "w");
-	char header[2 * PATH_MAX + 512];
+	char header[2 * PATH_MAX + 512], times[256];
 
-	if (snprintf(header, sizeof(header), "review %s: %s, bpfwire %s, ksock API %s\n"
-		 "baseline: %s; %d tests compared\n", name, series, shortc, api[0] ? api : "not detected",
-		 base, n) >= (int)sizeof(header))
+	if (vd_header(header, sizeof(header), name, series, shortc, api, base, n) >= (int)sizeof(header))
 		pr_debug("the header was cut");
+	snprintf(times, sizeof(times), "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s\n",
+		 ph.build, ph.tests, ph.boots, ph.base);
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *out = pass ? stdout : f;
 
 		if (!out)
 			continue;
-		/* the series' path is the user's: escaped like the rest */
-		esc_fputs(out, header, ESC_KEEP_NL);
-		vd_write_text(out, &rep);
-		for (size_t i = 0; i < rlog.n; i++)
-			if (rlog.tests[i].protos) {
-				fprintf(out, "%s: kfuncs of an API bpfwire does not know, as this kernel's BTF has them:\n",
-					rlog.tests[i].name);
-				esc_fputs(out, rlog.tests[i].protos, ESC_KEEP_NL);
-			}
-		fprintf(out, "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s\n",
-			ph.build, ph.tests, ph.boots, ph.base);
-		fprintf(out, "verdict: %s (%zu worse than the baseline)\nresults: %s\n",
-			rep.worse ? "WORSE" : "OK", rep.worse, res);
+		vd_write_review(out, header, &rep, &rlog, times, res);
 		if (!pass && f) {
 			fclose(f);
 			f = NULL;

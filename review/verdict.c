@@ -240,6 +240,70 @@ void vd_write_text(FILE *f, const struct vd_report *rep)
 	fprintf(f, "%zu worse, %zu better, %zu changed\n", rep->worse, rep->better, rep->changed);
 }
 
+/* s escaped (common/escape.h) into a malloc'd string; NULL: out of memory. */
+static char *esc_dup(const char *s)
+{
+	size_t n = esc_str(NULL, 0, s, strlen(s), 0);
+	char *e = malloc(n + 1);
+
+	if (e)
+		esc_str(e, n + 1, s, strlen(s), 0);
+	return e;
+}
+
+int vd_header(char *out, size_t len, const char *name, const char *series, const char *commit,
+	      const char *api, const char *base, int ntests)
+{
+	/* each part on its own: a newline in one must not start a line */
+	char *e[5] = { esc_dup(name), esc_dup(series), esc_dup(commit),
+		       esc_dup(api[0] ? api : "not detected"), esc_dup(base) };
+	int r = -1;
+
+	if (e[0] && e[1] && e[2] && e[3] && e[4])
+		r = snprintf(out, len, "review %s: %s, bpfwire %s, ksock API %s\nbaseline: %s; %d tests compared\n",
+			     e[0], e[1], e[2], e[3], e[4], ntests);
+	else if (len)
+		out[0] = '\0';
+	for (int i = 0; i < 5; i++)
+		free(e[i]);
+	return r;
+}
+
+/* kernel-tests' found prototypes: under their test's heading, each line indented and escaped. */
+static void write_protos(FILE *f, const struct tl_test *t)
+{
+	esc_fputs(f, t->name, 0);
+	fputs(": kfuncs of an API bpfwire does not know, as this kernel's BTF has them:\n", f);
+	for (const char *p = t->protos; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		fputs("    ", f);
+		esc_fwrite(f, p, n, 0);
+		fputc('\n', f);
+		p += n + (p[n] == '\n');
+	}
+}
+
+void vd_write_review(FILE *f, const char *header, const struct vd_report *rep,
+		     const struct tl_log *rlog, const char *times, const char *results)
+{
+	/* vd_header escaped its parts; a line of it is ours */
+	if (header)
+		fputs(header, f);
+	vd_write_text(f, rep);
+	for (size_t i = 0; i < rlog->n; i++)
+		if (rlog->tests[i].protos)
+			write_protos(f, &rlog->tests[i]);
+	if (times)
+		fputs(times, f);
+	fprintf(f, "verdict: %s (%zu worse than the baseline)\n", rep->worse ? "WORSE" : "OK", rep->worse);
+	if (results) {
+		fputs("results: ", f);
+		esc_fputs(f, results, 0);
+		fputc('\n', f);
+	}
+}
+
 json_object *vd_to_json(const struct vd_report *rep)
 {
 	json_object *o = json_object_new_object(), *items = json_object_new_array(),

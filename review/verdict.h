@@ -53,6 +53,23 @@ const char *vd_mark_name(enum vd_mark m);
 
 /* The findings as text (escaped: test output quotes guests), worse first. */
 void vd_write_text(FILE *f, const struct vd_report *rep);
+/*
+ * The review's header, two lines: "review NAME: SERIES, bpfwire COMMIT,
+ * ksock API API" and "baseline: BASE; N tests compared", each part
+ * escaped (a series' path is the series'). Returns what snprintf does,
+ * -1 out of memory.
+ */
+int vd_header(char *out, size_t len, const char *name, const char *series, const char *commit,
+	      const char *api, const char *base, int ntests);
+/*
+ * review.txt, as the terminal shows it too: the header (vd_header's, or
+ * NULL), the findings, the prototypes kernel-tests found in rlog's tests
+ * (each indented and escaped under its test's name: no text of a test's
+ * output starts a line), times (a line, or NULL), the verdict and
+ * results (or NULL).
+ */
+void vd_write_review(FILE *f, const char *header, const struct vd_report *rep,
+		     const struct tl_log *rlog, const char *times, const char *results);
 /* {"worse": N, ..., "items": [...]} */
 json_object *vd_to_json(const struct vd_report *rep);
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bpfwire-lab run: a scenario the parser refuses exits 2 with "file:line: what"
 # before anything boots (no results directory, no root needed); one whose
-# `series` does not list the kernel's exits 77.
+# `series` does not list the kernel's exits 77; a bzImage whose release is
+# no release (a newline, an escape) is named invalid, its bytes never shown.
 # Usage: test-scenario-cli.sh BPFWIRE_LAB
 lab=$1
 . "$(dirname "$0")/tap.sh"
@@ -46,6 +47,21 @@ case "$err" in
 *) echo "# got: $err"; t 1 "series mismatch: stderr names both series and the release" ;;
 esac
 [ ! -e "$tmp/r-na" ]; t $? "series mismatch: nothing was laid out"
+# A series' bzImage whose release is a newline, a line of its own and an
+# ANSI clear: the terminal names it invalid and never gets its bytes.
+esc=$(printf '\033')
+forged=$(printf '6.12.0\nverdict:OK\033[2J')
+printf '# release tried: %s (%s bytes)\n' '6.12.0\nverdict:OK\x1b[2J' "${#forged}"
+fakebz "$tmp/forged.bz" "$forged"
+printf 'summary s\ntopology lone\nseries seed\nexec lone -- echo {} > ${SHARE}/rx.json\nreport rx lone rx.json\n' \
+	> "$tmp/seedwrites"
+"$lab" run --dry-run --kernel "$tmp/forged.bz" "$tmp/seedwrites" >"$tmp/forged.out" 2>&1; st=$?
+sed 's/^/# /' "$tmp/forged.out" | tr -d '\033'
+[ "$st" = 0 ]; t $? "forged release: the dry run goes on (got $st)"
+! grep -q "$esc" "$tmp/forged.out"; t $? "forged release: no ESC on the terminal"
+! grep -q '^verdict:' "$tmp/forged.out"; t $? "forged release: no line of its making"
+grep -qF "kernel release invalid (${#forged} bytes) is no bpfwire series" "$tmp/forged.out"
+t $? "forged release: named 'invalid (${#forged} bytes)'"
 head -c 1024 /dev/zero > "$tmp/zero.bz"
 err=$("$lab" run --results "$tmp/r-bz" --kernel "$tmp/zero.bz" "$tmp/seedonly" 2>&1 >/dev/null); st=$?
 [ "$st" = 2 ]; t $? "a file without a setup header: exits 2 (got $st)"

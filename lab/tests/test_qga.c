@@ -21,9 +21,12 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "escape.h"
+#include "file.h"
 #include "jsonchan.h"
 #include "qga.h"
 #include "qmp.h"
+#include "run.h"
 #include "tap.h"
 #include "util.h"
 
@@ -162,6 +165,15 @@ static void talk_exitcode_string(int fd)
 {
 	if (!sync_ok(fd))
 		answer_all(fd, "{\"return\": {\"exited\": true, \"exitcode\": \"0\"}}\n");
+}
+
+/* qemu-ga's error, its desc a guest's: a newline, a line of its own, a clear. */
+#define FORGED_DESC "boom\\nverdict: OK\\u001b[2J"
+
+static void talk_error_forged(int fd)
+{
+	if (!sync_ok(fd))
+		answer_all(fd, "{\"error\": {\"class\": \"GenericError\", \"desc\": \"" FORGED_DESC "\"}}\n");
 }
 
 static void talk_pid_null(int fd)
@@ -491,6 +503,74 @@ static void case_pid_null(void)
 	tap_case_end();
 }
 
+/*
+ * A guest's error text, as lab_exec logs it (pr_warn) and as err holds it:
+ * escaped, so it neither starts a line on stderr nor clears the terminal.
+ */
+static void case_error_forged(void)
+{
+	char *argv[] = { "true", NULL }, err[512], logp[128], *log = NULL;
+	struct lab_run *r = calloc(1, sizeof(*r));
+	struct qga_result res;
+	json_object *o;
+	struct peer p;
+	struct qga g;
+	int saved;
+
+	if (!tap_case_begin("qemu-ga's error desc with \\n and \\x1b[2J reaches err and stderr escaped"))
+		return;
+	printf("# desc tried: \"%s\"\n", FORGED_DESC);
+	if (ASSERT_OK(peer_start(&p, talk_error_forged), "peer")) {
+		if (ASSERT_OK(qga_open(&g, p.path, 2000), "qga_open")) {
+			o = qga_execute(&g, "guest-ping", NULL, 2000, err, sizeof(err));
+			ASSERT_TRUE(o == NULL, "guest-ping: an error");
+			fputs("# err: ", stdout);
+			esc_fputs(stdout, err, 0);
+			putchar('\n');
+			ASSERT_TRUE(!strchr(err, '\n') && !strchr(err, '\x1b'), "err holds no newline, no ESC");
+			ASSERT_HAS(err, "boom\\nverdict: OK\\x1b[2J", "the desc, escaped");
+			json_object_put(o);
+			qga_close(&g);
+		}
+		peer_stop(&p);
+	}
+	/* lab_exec's path: a guest (this process stands for its QEMU) whose agent is the peer */
+	if (ASSERT_OK_PTR(r, "calloc") && ASSERT_OK(peer_start(&p, talk_error_forged), "peer")) {
+		snprintf(r->statedir, sizeof(r->statedir), "%s", tmpdir);
+		r->nguests = 1;
+		snprintf(r->guests[0].name, sizeof(r->guests[0].name), "g");
+		snprintf(r->guests[0].qga, sizeof(r->guests[0].qga), "%s", p.path);
+		r->guests[0].pid = getpid();
+		r->guests[0].start = proc_starttime(getpid());
+		snprintf(logp, sizeof(logp), "%s/stderr", tmpdir);
+		fflush(stderr);
+		saved = dup(2);
+		if (ASSERT_TRUE(saved >= 0 && freopen(logp, "w", stderr), "stderr to a file")) {
+			ASSERT_EQ(lab_exec(r, "g", argv, 2000, &res), -1, "lab_exec fails");
+			qga_result_free(&res);
+			fflush(stderr);
+			dup2(saved, 2);
+			close(saved);
+			log = read_file(logp, NULL);
+		}
+		if (ASSERT_OK_PTR(log, "stderr kept")) {
+			fputs("# stderr: ", stdout);
+			esc_fputs(stdout, log, 0);
+			putchar('\n');
+			ASSERT_TRUE(!strchr(log, '\x1b'), "stderr holds no ESC");
+			ASSERT_TRUE(strchr(log, '\n') == log + strlen(log) - 1, "one line on stderr");
+			ASSERT_HAS(log, "boom\\nverdict: OK\\x1b[2J", "the desc, escaped");
+		}
+		free(log);
+		unlink(logp);
+		snprintf(logp, sizeof(logp), "%s/g.lock", tmpdir);
+		unlink(logp);
+		peer_stop(&p);
+	}
+	free(r);
+	tap_case_end();
+}
+
 static void case_huge(void)
 {
 	char err[256];
@@ -599,6 +679,7 @@ int main(int argc, char **argv)
 	case_exitcode_string();
 	case_return_null();
 	case_pid_null();
+	case_error_forged();
 	case_huge();
 	case_qmp_events();
 	case_qmp_bad("qmp_execute: \"return\": null sets err", talk_qmp_return_null);

@@ -15,12 +15,34 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kseries.h"
 #include "splat.h"
 #include "steps.h"
 #include "tap.h"
 #include "util.h"
 
 static char top[] = "/tmp/test_steps-XXXXXX";
+
+/* The release a crafted series' bzImage carries: a newline, a title, a clear. */
+static const char forged_release[] = "6.12.0\nverdict:OK\x1b]0;pwned\x07\x1b[2J";
+
+/* A bzImage setup header (HdrS at 0x202, version at 0x200 + 0x100) saying forged_release. */
+static int forged_bzimage(const char *path)
+{
+	char img[1024] = { 0 };
+	FILE *f = fopen(path, "w");
+
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x20f] = 0x01;
+	snprintf(img + 0x300, sizeof(img) - 0x300, "%s (a@b) #1 SMP", forged_release);
+	if (!f)
+		return -1;
+	if (fwrite(img, sizeof(img), 1, f) != 1) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f);
+}
 
 /*
  * One run of `report rx r rx.json` (and a check when a report holds)
@@ -77,6 +99,11 @@ static void run_case(const char *name, const char *json, const char *console)
 	    write_file(path, "{\"flavour\": \"review\", \"patches\": []}\n"))
 		_exit(3);
 	if (!strcmp(name, "int") && write_file(path, "{\"flavour\": "))
+		_exit(3);
+	/* the series' bzImage says its release; the runner reads it so (runner_kernel) */
+	if (!strcmp(name, "release") &&
+	    (forged_bzimage(rn.kernel) ||
+	     kseries_bzimage_release(rn.kernel, rn.release, sizeof(rn.release), err, sizeof(err))))
 		_exit(3);
 	runner_write_summary(&rn, failed ? "FAIL" : "PASS", reason, splats, splat_text);
 	printf("%s: %s%s%s\n", s->name, failed ? "FAIL" : "PASS", reason[0] ? ": " : "", reason);
@@ -225,6 +252,37 @@ static void test_forged_summary(void)
 	tap_case_end();
 }
 
+/* A series' bzImage whose release is no release: summary.txt gets a marker, not its bytes. */
+static void test_forged_release(void)
+{
+	char *sum, *txt;
+
+	printf("# bzImage release: \"");
+	for (const char *p = forged_release; *p; p++)
+		printf((unsigned char)*p < 0x20 ? "\\x%02x" : "%c", (unsigned char)*p);
+	printf("\"\n");
+	fflush(stdout);	/* before the fork */
+	tap_case_begin("a bzImage's release with a newline and ANSI escapes forges no summary line");
+	ASSERT_TRUE(fork_case("release", "{\"n\": 1}", NULL), "the runner ends by itself");
+	sum = case_file("release", "summary.json");
+	txt = case_file("release", "summary.txt");
+	if (ASSERT_OK_PTR(txt, "summary.txt is written")) {
+		ASSERT_TRUE(!strchr(txt, '\x1b') && !strchr(txt, '\a'), "summary.txt holds no ESC or BEL");
+		ASSERT_FALSE(has_line(txt, "verdict:"), "no line of the release's making");
+		ASSERT_HAS(txt, "release invalid (31 bytes)", "the release is said to be invalid, with its size");
+	}
+	if (ASSERT_OK_PTR(sum, "summary.json is written")) {
+		json_object *o = json_tokener_parse(sum);
+
+		ASSERT_STREQ(json_object_get_string(json_object_object_get(o, "kernel_release")),
+			     "invalid (31 bytes)", "summary.json's kernel_release too");
+		json_object_put(o);
+	}
+	free(sum);
+	free(txt);
+	tap_case_end();
+}
+
 /* item 13: what util.c's dir_empty (at each up) does to links a guest left in its share. */
 static void test_share_empty(void)
 {
@@ -274,6 +332,7 @@ int main(void)
 		return tap_skip_all("no temp dir");
 	test_bad_reports();
 	test_forged_summary();
+	test_forged_release();
 	test_share_empty();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
 	if (system(cmd))

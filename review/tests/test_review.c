@@ -3,7 +3,8 @@
  * review-compare: the review's comparison on crafted meson test logs
  * (base/same/worse/api-skip.testlog.json): TAP cases and subtests, a case
  * that fails, one that is lost, a test that became SKIP, a SKIP for a new
- * reason; the count directions; SERIES and NAME checks.
+ * reason; the count directions; SERIES and NAME checks; forged text in
+ * review.txt (forged.testlog.json).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "file.h"
 #include "page.h"
+#include "proc.h"
 #include "runs.h"
 #include "series.h"
 #include "tap.h"
@@ -249,6 +251,117 @@ static void test_page(void)
 	tap_case_end();
 }
 
+/* Lines of text that start with prefix. */
+static int lines_starting(const char *text, const char *prefix)
+{
+	int n = 0;
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		n += !strncmp(p, prefix, strlen(prefix));
+	return n;
+}
+
+/*
+ * review.txt and the terminal (vd_write_review) of a crafted test log
+ * (forged.testlog.json): kernel-tests' "#     found     " lines that read
+ * "verdict: OK" or carry escapes, a test named "evil\nverdict: OK", and a
+ * series path with a newline. None starts a line; the one verdict is real.
+ */
+static void test_forged_text(void)
+{
+	struct tl_log b = { 0 }, r = { 0 };
+	struct vd_report rep = { 0 };
+	char header[1024], *text = NULL;
+	size_t len = 0;
+
+	if (!tap_case_begin("review.txt: a forged found line, test name or series path starts no line"))
+		return;
+	printf("# tried: forged.testlog.json's found lines 'verdict: OK (0 worse than the baseline)' and\n"
+	       "# 'int bpf_ksock_send(void)\\x1b[2J\\x1b]0;pwned\\x07\\r;', a test 'evil\\nverdict: OK',\n"
+	       "# SERIES '/tmp/s\\nverdict: OK\\x1b[2J.mbx'\n");
+	if (load("base.testlog.json", &b) && load("forged.testlog.json", &r) &&
+	    ASSERT_OK(vd_compare_logs(&b, &r, &rep), "compare")) {
+		FILE *f = open_memstream(&text, &len);
+
+		vd_header(header, sizeof(header), "forged", "/tmp/s\nverdict: OK\x1b[2J.mbx", "0123456789ab",
+			  "unknown", "/src/build-up", 2);
+		if (ASSERT_OK_PTR(f, "open_memstream")) {
+			vd_write_review(f, header, &rep, &r, "time: build 1 s\n", "/res");
+			fclose(f);
+		}
+	}
+	if (ASSERT_OK_PTR(text, "the text")) {
+		char *p;
+
+		for (p = text; *p; p++)
+			if (*p < 0x20 && *p != '\n')
+				break;
+		ASSERT_TRUE(!*p, "no control byte but newlines");
+		ASSERT_EQ(lines_starting(text, "verdict: OK"), 0, "no line reads 'verdict: OK' (the real one is WORSE)");
+		ASSERT_EQ(lines_starting(text, "verdict:"), 1, "one verdict line");
+		ASSERT_HAS(text, "\nverdict: WORSE (", "the real verdict");
+		ASSERT_HAS(text, "\n    verdict: OK (0 worse than the baseline)\n", "the found line indented under its heading");
+		ASSERT_HAS(text, "\n    int bpf_ksock_send(void)\\x1b[2J\\x1b]0;pwned\\x07\\r;\n", "and escaped");
+		ASSERT_HAS(text, "\nevil\\nverdict: OK: kfuncs of an API", "a test's name escaped in its heading");
+		ASSERT_HAS(text, "review forged: /tmp/s\\nverdict: OK\\x1b[2J.mbx, bpfwire", "the series path escaped");
+		printf("# the text:\n");
+		for (char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+			printf("#   %.*s\n", (int)strcspn(l, "\n"), l);
+	}
+	free(text);
+	vd_free(&rep);
+	tl_free(&b);
+	tl_free(&r);
+	tap_case_end();
+}
+
+/*
+ * What bpfwire-review's children (meson setup, compile, test) print
+ * reaches the terminal through proc_run: a test's or a kernel build's
+ * line that reads "verdict: OK" with a screen clear and a CR, and a
+ * title on stderr, arrive indented and escaped.
+ */
+static void test_child_output(void)
+{
+	char *argv[] = { "sh", "-c", "printf 'ok 1 - x\\nverdict: OK\\033[2J\\rhidden\\n'; "
+			 "printf 'err\\033]0;t\\007' >&2", NULL };
+	char path[] = "/tmp/test_review.out.XXXXXX", *out = NULL;
+	int fd = mkstemp(path), saved = dup(1);
+
+	if (!tap_case_begin("a child's output (meson's, a test's) reaches the terminal indented and escaped"))
+		return;
+	printf("# tried: sh printing 'ok 1 - x\\nverdict: OK\\x1b[2J\\rhidden\\n' and on stderr "
+	       "'err\\x1b]0;t\\x07'\n");
+	fflush(stdout);
+	if (ASSERT_TRUE(fd >= 0 && saved >= 0 && dup2(fd, 1) == 1, "stdout to a file")) {
+		int st = proc_run(argv, NULL, 0);
+
+		fflush(stdout);
+		dup2(saved, 1);
+		ASSERT_EQ(st, 0, "exit 0");
+		out = read_file(path, NULL);
+	}
+	if (ASSERT_OK_PTR(out, "the output")) {
+		for (char *l = out; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+			printf("# got: ");
+			for (char *c = l; *c && *c != '\n'; c++)
+				printf((unsigned char)*c < 0x20 ? "^%c" : "%c", (unsigned char)*c < 0x20 ? *c + '@' : *c);
+			printf("\n");
+		}
+		ASSERT_TRUE(!strchr(out, '\x1b') && !strchr(out, '\r') && !strchr(out, '\a'), "no ESC, CR or BEL");
+		ASSERT_EQ(lines_starting(out, "verdict:"), 0, "no line starts 'verdict:'");
+		ASSERT_HAS(out, "  verdict: OK\\x1b[2J\\rhidden\n", "the line indented, escaped");
+		ASSERT_HAS(out, "  err\\x1b]0;t\\x07\n", "stderr's too");
+	}
+	free(out);
+	if (fd >= 0)
+		close(fd);
+	if (saved >= 0)
+		close(saved);
+	unlink(path);
+	tap_case_end();
+}
+
 /*
  * issue 35: a series' own selftests. The review runs `selftests` when the
  * series carries any; there, a case only the baseline ran (its own
@@ -313,6 +426,8 @@ int main(int argc, char **argv)
 	test_same_and_skip();
 	test_counts_and_series();
 	test_page();
+	test_forged_text();
+	test_child_output();
 	test_selftests();
 	return tap_done();
 }
