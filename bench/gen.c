@@ -13,8 +13,8 @@
 #include "gen.h"
 #include "wire.h"
 
-#define KEY_FILE	"/tmp/bench.key"	/* written by the scenario, mode 0600 */
-#define ENC_KEY_FILE	"/tmp/bench-enc.key"	/* the same MAC key, then an AES key */
+#define KEY_FILE	"/run/bench.key"	/* written by the scenario, mode 0600 */
+#define ENC_KEY_FILE	"/run/bench-enc.key"	/* the same MAC key, then an AES key */
 
 const struct bench_method bench_methods[] = {
 	{ "sendto", BENCH_SENDTO, NULL, 0, NULL },

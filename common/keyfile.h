@@ -26,8 +26,10 @@ int key_parse_pair(const char *text, struct key_pair *k, char *err, size_t errle
 
 /*
  * A regular file, not a symlink, that neither group nor others can read or
- * write (a key others can read or replace is none). The read buffer is
- * wiped; on failure so is k.
+ * write (a key others can read or replace is none), owned by root or the
+ * caller, with every directory up to / owned by root or the caller and
+ * writable by neither group nor others (OpenSSH's StrictModes; /tmp is
+ * refused). The read buffer is wiped; on failure so is k.
  */
 int key_file_read_pair(const char *path, struct key_pair *k, char *err,
 		       size_t errlen);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "errnames.h"
 #include "tap.h"
@@ -113,4 +115,17 @@ int tap_skip_all(const char *reason)
 {
 	printf("1..0 # SKIP %s\n", reason);
 	return 0;
+}
+
+char *tap_private_dir(char *buf, size_t len, const char *prefix)
+{
+	const char *base = getenv("BPFWIRE_TEST_PRIVATE_DIR");
+
+	if (!base || !*base)
+		base = geteuid() == 0 ? "/run" : getenv("XDG_RUNTIME_DIR");
+	if (!base || !*base)
+		base = getenv("HOME");
+	if (!base || !*base || (size_t)snprintf(buf, len, "%s/%s.XXXXXX", base, prefix) >= len)
+		return NULL;
+	return mkdtemp(buf);
 }

@@ -41,6 +41,13 @@ const char *tap_errname(long long v);
 int tap_done(void);
 /* "1..0 # SKIP reason": the TAP way to say the test cannot run here. */
 int tap_skip_all(const char *reason);
+/*
+ * mkdtemp() of BASE/PREFIX.XXXXXX (0700) into buf, NULL on failure. BASE is
+ * a directory that only root or the caller can write, as a key file's whole
+ * path must be (keyfile.h; /tmp is not): $BPFWIRE_TEST_PRIVATE_DIR, else
+ * /run for root, else $XDG_RUNTIME_DIR, else $HOME.
+ */
+char *tap_private_dir(char *buf, size_t len, const char *prefix);
 
 #define ASSERT_EQ(actual, expected, name) ({				\
 	long long a_ = (long long)(actual), e_ = (long long)(expected); \

@@ -69,6 +69,7 @@
 	X(UNAUTHENTICATED,	"unauthenticated",	INVALID)	\
 	X(AUTH,			"auth",			INVALID)	\
 	X(REPLAY,		"replay",		INVALID)	\
+	X(REPLAY_OLD,		"replay_old",		INVALID)	\
 	X(UNTRACKED,		"untracked",		INVALID)	\
 	X(DECRYPT,		"decrypt",		INVALID)	\
 	X(ENCRYPTED,		"encrypted",		INVALID)

@@ -61,6 +61,7 @@ static const char *seq_event_name(enum bpfw_seq_event e)
 	case BPFW_SEQ_NEW: return "new";
 	case BPFW_SEQ_REORDERED: return "reordered";
 	case BPFW_SEQ_DUPLICATE: return "duplicate";
+	case BPFW_SEQ_OLD: return "old";
 	case BPFW_SEQ_FULL: return "too_many_senders";
 	default: return "untracked";
 	}

@@ -80,7 +80,7 @@ static int src_expected(const struct bpfw_rx_cfg *cfg, uint8_t family,
 	return 0;
 }
 
-/* A sequence event's verdict: not tracked, or a repeat under a key. */
+/* A sequence event's verdict: not tracked, below the window, or a repeat under a key. */
 static enum bpfw_reason seq_reason(const struct bpfw_dgram_info *info,
 				   const struct bpfw_wire *w)
 {
@@ -88,6 +88,7 @@ static enum bpfw_reason seq_reason(const struct bpfw_dgram_info *info,
 	case BPFW_SEQ_FULL: return BPFW_R_TOO_MANY_SENDERS;
 	case BPFW_SEQ_UNTRACKED: return BPFW_R_UNTRACKED;
 	case BPFW_SEQ_DUPLICATE: return w->authenticated ? BPFW_R_REPLAY : BPFW_R_OK;
+	case BPFW_SEQ_OLD: return BPFW_R_REPLAY_OLD;
 	default: return BPFW_R_OK;
 	}
 }

@@ -209,7 +209,9 @@ static void first_datagram(struct bpfw_sender *snd, uint64_t seq, uint8_t family
 	if (src)
 		memcpy(snd->src, src, family == 4 ? 4 : 16);
 	snd->sport = sport;
-	snd->base = seq & ~(CHUNK_SEQS - 1);
+	/* Half a window below the first seq, as after a slide: earlier numbers
+	 * that arrive late are reordered, not refused as old. */
+	snd->base = seq > WINDOW_SEQS / 2 ? (seq - WINDOW_SEQS / 2) & ~(CHUNK_SEQS - 1) : 0;
 	snd->first_seq = snd->last_seq = seq;
 }
 
@@ -228,13 +230,9 @@ enum bpfw_seq_event bpfw_senders_record(struct bpfw_senders *s, uint32_t id,
 	if (!snd->last_seq)
 		first_datagram(snd, seq, family, src, sport);
 	if (seq < snd->base) {
-		/* Older than anything we remember: cannot tell a duplicate. */
-		if (seq < snd->first_seq)
-			snd->first_seq = seq;
+		/* Forgotten: it may have been seen, so it cannot count as new. */
 		snd->stale++;
-		snd->received++;
-		snd->reordered++;
-		return BPFW_SEQ_REORDERED;
+		return BPFW_SEQ_OLD;
 	}
 	if (seq - snd->base >= WINDOW_SEQS)
 		slide(snd, seq);

@@ -8,6 +8,10 @@
  * A sender is a (sender_id, epoch) pair: a reinstalled sender (v2, new
  * epoch) starts a sequence space of its own. v1 has epoch 0.
  *
+ * Each sender's window is 2^24 numbers; once it has slid forward, a number
+ * below it may have been seen, so it is refused (SEQ_OLD), never counted:
+ * under a key it would otherwise be a replay that passes.
+ *
  * All the state lives under a budget of bytes: past it a new sender, or a
  * sender that needs more bitmap, is not tracked (BPFW_SEQ_UNTRACKED), so
  * forged traffic cannot grow memory without bound.
@@ -21,6 +25,7 @@ enum bpfw_seq_event {
 	BPFW_SEQ_NEW,		/* first time seen, in order */
 	BPFW_SEQ_REORDERED,	/* first time seen, below the highest so far */
 	BPFW_SEQ_DUPLICATE,	/* seen before */
+	BPFW_SEQ_OLD,		/* below the window: cannot tell from a repeat, refused */
 	BPFW_SEQ_FULL,		/* too many senders (--max-senders): not tracked */
 	BPFW_SEQ_UNTRACKED,	/* the state budget is spent: not tracked */
 };
@@ -41,7 +46,7 @@ struct bpfw_sender {
 	uint64_t duplicates;	/* repeats of an unauthenticated datagram */
 	uint64_t replays;	/* repeats of an authenticated one */
 	uint64_t reordered;
-	uint64_t stale;		/* below the tracking window: counted as new */
+	uint64_t stale;		/* below the window (SEQ_OLD): refused, not received */
 	uint64_t events;	/* n_events of the distinct datagrams */
 	uint64_t first_seq;	/* lowest seen */
 	uint64_t last_seq;	/* highest seen */

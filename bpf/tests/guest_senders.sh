@@ -165,13 +165,13 @@ fi
 # its map is frozen; a reinstall draws a new epoch; a readable key file is
 # refused.
 ( umask 077
-  printf '00010203 04050607\n08090a0b 0c0d0e0f\n' > /tmp/sig.key
-  printf '0f0e0d0c0b0a09080706050403020100\n' > /tmp/wrong.key )
+  printf '00010203 04050607\n08090a0b 0c0d0e0f\n' > /run/sig.key
+  printf '0f0e0d0c0b0a09080706050403020100\n' > /run/wrong.key )
 long=/tmp/bw/$(printf 'L%.0s' $(seq 240))
 : > "$long.1"; : > "$long.2"
 # tagcheck PORT NAME COUNT: checks COUNT datagrams in netns rx
 tagcheck() {
-	ip netns exec rx "$TC" --port "$1" --key-file /tmp/sig.key --wrong-key-file /tmp/wrong.key \
+	ip netns exec rx "$TC" --port "$1" --key-file /run/sig.key --wrong-key-file /run/wrong.key \
 		--count "$3" --timeout 60 > /tmp/$2.tags 2>&1 &
 	TPID=$!
 	for _ in $(seq 100); do grep -q '^listening' /tmp/$2.tags && break; sleep 0.1; done
@@ -188,7 +188,7 @@ tags_ok() { # NAME N: every datagram v2, signed, sealed, verified; none under th
 }
 tagcheck 7006 ksig 12
 "$A" --via ksock --dst 192.0.2.2:7006 --events open --path-prefix /tmp/bw/ --sender-id 26 \
-	--key-file /tmp/sig.key --key-id 3 > /tmp/ksig.agent 2>&1
+	--key-file /run/sig.key --key-id 3 > /tmp/ksig.agent 2>&1
 check "ksig: install with --key-file" $? 0
 pgrep -x bpfwire-agent >/dev/null; check "ksig: no agent process left" $? 1
 opens 1 10; : < "$long.1"; : < "$long.2"
@@ -204,23 +204,23 @@ check "ksig: the key map is not pinned" "$(ls /sys/fs/bpf/bpfwire/ksock | grep -
 bpftool map update name sign_key key hex 00 00 00 00 value hex $(printf '00 %.0s' $(seq 16)) >/dev/null 2>&1
 [ $? -ne 0 ]; check "ksig: bpftool map update cannot change it (frozen)" $? 0
 "$A" unload >/dev/null
-"$A" --via ksock --dst 192.0.2.2:7006 --events open --sender-id 26 --key-file /tmp/sig.key >/dev/null
+"$A" --via ksock --dst 192.0.2.2:7006 --events open --sender-id 26 --key-file /run/sig.key >/dev/null
 "$A" status --json ksock > /tmp/ksig2.status
 e1=$(jpath /tmp/ksig.status senders.0.epoch); e2=$(jpath /tmp/ksig2.status senders.0.epoch)
 [ "${e2#0x}" != "$e2" ] && [ "$e1" != "$e2" ]; check "ksig: a reinstall draws a new epoch ($e1, $e2)" $? 0
 check "ksig: default key id 1" "$(jpath /tmp/ksig2.status senders.0.key_id)" 1
 "$A" unload >/dev/null
-chmod 644 /tmp/sig.key
-out=$("$A" --via ksock --dst 192.0.2.2:7006 --key-file /tmp/sig.key 2>&1)
+chmod 644 /run/sig.key
+out=$("$A" --via ksock --dst 192.0.2.2:7006 --key-file /run/sig.key 2>&1)
 check "ksig: a key file others can read: exit status" $? 1
 check "ksig: a key file others can read: message" "$out" \
-	"bpfwire-agent: key file /tmp/sig.key can be read by group or others (mode 0644): chmod 600 /tmp/sig.key"
+	"bpfwire-agent: key file /run/sig.key can be read by group or others (mode 0644): chmod 600 /run/sig.key"
 check "ksig: nothing pinned after the refusal" "$(ls -A /sys/fs/bpf)" ""
-chmod 600 /tmp/sig.key
+chmod 600 /run/sig.key
 if [ "$API" = seed ]; then
 	tagcheck 7007 nsig 5
 	"$A" --via netpoll --dst 192.0.2.2:7007 --remote-mac 52:54:00:00:00:02 --events open \
-		--path-prefix /tmp/bw/ --sender-id 27 --key-file /tmp/sig.key
+		--path-prefix /tmp/bw/ --sender-id 27 --key-file /run/sig.key
 	check "nsig: netpoll install with --key-file" $? 0
 	opens 1 5
 	tags_ok nsig 5
@@ -230,16 +230,16 @@ if [ "$API" = seed ]; then
 fi
 # bpfwire-recv --key-file (the receiver's half of issue 16) agrees: every
 # signed datagram valid under the key, every one 'auth' under another.
-recv 7012 ksrx --key-file /tmp/sig.key --expect-count 5 --timeout 60
+recv 7012 ksrx --key-file /run/sig.key --expect-count 5 --timeout 60
 "$A" --via ksock --dst 192.0.2.2:7012 --events open --path-prefix /tmp/bw/ --sender-id 29 \
-	--key-file /tmp/sig.key
+	--key-file /run/sig.key
 check "ksrx: install" $? 0
 opens 1 5
 reconcile ksrx ksock 5
 "$A" unload >/dev/null
-recv 7013 ksbad --key-file /tmp/wrong.key --allow-invalid --until-idle 3 --timeout 60
+recv 7013 ksbad --key-file /run/wrong.key --allow-invalid --until-idle 3 --timeout 60
 "$A" --via ksock --dst 192.0.2.2:7013 --events open --path-prefix /tmp/bw/ --sender-id 30 \
-	--key-file /tmp/sig.key
+	--key-file /run/sig.key
 opens 1 5
 wait $RPID
 check "ksbad: wrong key: socket valid, auth" \
@@ -248,7 +248,7 @@ check "ksbad: wrong key: socket valid, auth" \
 if [ "$API" = seed ]; then
 	tagcheck 7008 rsig 3
 	"$A" --via ringbuf --dst 192.0.2.2:7008 --events open --path-prefix /tmp/bw/ --sender-id 28 \
-		--key-file /tmp/sig.key >/tmp/rsig.agent 2>&1 &
+		--key-file /run/sig.key >/tmp/rsig.agent 2>&1 &
 	APID=$!
 	waitfile /sys/fs/bpf/bpfwire/ringbuf/ustats; sleep 1
 	opens 1 3

@@ -28,13 +28,16 @@ static void put_file(char *path, size_t len, const char *dir, const char *name,
 	chmod(path, mode);
 }
 
-static void key_bad(const char *dir, const char *name, const char *text, mode_t mode,
-		    const char *msg)
+/* Refused with msg; owner other than -1 is chown'ed to first. */
+static void key_bad_owned(const char *dir, const char *name, const char *text, mode_t mode,
+			  uid_t owner, const char *msg)
 {
 	char path[512], err[512] = "", label[128];
 	uint8_t key[KEY_FILE_KEY_LEN];
 
 	put_file(path, sizeof(path), dir, name, text, mode);
+	if (owner != (uid_t)-1 && chown(path, owner, (gid_t)-1))
+		printf("# couldn't chown %s to %u\n", path, (unsigned)owner);
 	snprintf(label, sizeof(label), "refuse key file %s", name);
 	ASSERT_EQ(key_file_read(path, key, err, sizeof(err)), -1, label);
 	snprintf(label, sizeof(label), "message for key file %s", name);
@@ -44,14 +47,20 @@ static void key_bad(const char *dir, const char *name, const char *text, mode_t 
 	ASSERT_EQ(strstr(err, "0123456789abcdef") == NULL, 1, "message does not quote the key");
 }
 
+static void key_bad(const char *dir, const char *name, const char *text, mode_t mode,
+		    const char *msg)
+{
+	key_bad_owned(dir, name, text, mode, (uid_t)-1, msg);
+}
+
 static void test_key_file(void)
 {
 	static const uint8_t want[16] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
 				       0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f };
-	char dir[] = "/tmp/bw-test-key.XXXXXX", path[512], link[512], err[512];
+	char dir[200], path[512], link[512], err[512];
 	uint8_t key[KEY_FILE_KEY_LEN];
 
-	if (!ASSERT_OK_PTR(mkdtemp(dir), "mkdtemp"))
+	if (!ASSERT_OK_PTR(tap_private_dir(dir, sizeof(dir), "bw-test-key"), "private dir"))
 		return;
 	put_file(path, sizeof(path), dir, "good", "00010203 04050607\n08090A0B 0c0d0e0f\n", 0600);
 	if (!ASSERT_OK(key_file_read(path, key, err, sizeof(err)), "read a 0600 key file"))
@@ -101,11 +110,11 @@ static void test_key_pair(void)
 				      0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f };
 	static const uint8_t enc[16] = { 0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6,
 				      0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c };
-	char dir[] = "/tmp/bw-test-key2.XXXXXX", path[512], err[512];
+	char dir[200], path[512], err[512];
 	uint8_t key[KEY_FILE_KEY_LEN];
 	struct key_pair k;
 
-	if (!ASSERT_OK_PTR(mkdtemp(dir), "mkdtemp"))
+	if (!ASSERT_OK_PTR(tap_private_dir(dir, sizeof(dir), "bw-test-key2"), "private dir"))
 		return;
 	put_file(path, sizeof(path), dir, "pair",
 		 "000102030405060708090a0b0c0d0e0f\n2B7E1516 28AED2A6 ABF71588 09CF4F3C\n", 0600);
@@ -148,9 +157,106 @@ static void test_key_pair(void)
 		printf("# couldn't remove %s\n", dir);
 }
 
+/* A private directory dir/name made with mode (chmod: not the umask's). */
+static void put_dir(char *path, size_t len, const char *dir, const char *name, mode_t mode)
+{
+	snprintf(path, len, "%s/%s", dir, name);
+	if (mkdir(path, 0700) || chmod(path, mode))
+		printf("# couldn't make %s\n", path);
+}
+
+/*
+ * OpenSSH's StrictModes: what another local user would do to have the lab
+ * use a key of theirs. The file or any directory on its way owned by
+ * someone else, or writable by group or others, /tmp's sticky bit included.
+ */
+static void test_key_path(void)
+{
+	static const char *hex = "0123456789abcdef0123456789abcdef\n";
+	char dir[200], sub[320], link[320], path[512], err[512];
+	uint8_t key[KEY_FILE_KEY_LEN];
+	struct stat st;
+	int fd;
+
+	if (!ASSERT_OK_PTR(tap_private_dir(dir, sizeof(dir), "bw-test-keypath"), "private dir"))
+		return;
+	printf("# key files under %s and its subdirectories\n", dir);
+	put_dir(sub, sizeof(sub), dir, "private", 0700);
+	put_file(path, sizeof(path), sub, "good", hex, 0600);
+	if (!ASSERT_OK(key_file_read(path, key, err, sizeof(err)), "a 0600 key in a 0700 dir"))
+		printf("#   %s\n", err);
+
+	key_bad(dir, "group-write-key", hex, 0660, "can be read by group or others (mode 0660)");
+	key_bad(dir, "other-write-key", hex, 0602, "can be written by group or others (mode 0602)");
+
+	put_dir(sub, sizeof(sub), dir, "world-writable", 0777);
+	key_bad(sub, "key", hex, 0600, "/world-writable can be written by group or others "
+		"(mode 0777): keep the key where only root or you can write");
+	put_dir(sub, sizeof(sub), dir, "sticky", 01777);
+	key_bad(sub, "key", hex, 0600, "/sticky can be written by group or others (mode 1777)");
+	put_dir(sub, sizeof(sub), dir, "group-writable", 0770);
+	key_bad(sub, "key", hex, 0600, "/group-writable can be written by group or others (mode 0770)");
+	/* A safe dir below a writable one: whoever writes the upper one can rename it. */
+	put_dir(sub, sizeof(sub), dir, "world-writable/inner", 0700);
+	key_bad(sub, "key", hex, 0600, "/world-writable can be written by group or others");
+
+	/* A symlinked directory is resolved, then walked as OpenSSH does. */
+	snprintf(link, sizeof(link), "%s/to-private", dir);
+	snprintf(sub, sizeof(sub), "%s/private", dir);
+	if (ASSERT_OK(symlink(sub, link), "symlink to the private dir")) {
+		snprintf(path, sizeof(path), "%s/good", link);
+		ASSERT_OK(key_file_read(path, key, err, sizeof(err)),
+			  "a key through a symlinked safe dir");
+	}
+	snprintf(link, sizeof(link), "%s/to-world-writable", dir);
+	snprintf(sub, sizeof(sub), "%s/world-writable", dir);
+	if (ASSERT_OK(symlink(sub, link), "symlink to the world-writable dir")) {
+		snprintf(path, sizeof(path), "%s/key", link);
+		ASSERT_EQ(key_file_read(path, key, err, sizeof(err)), -1,
+			  "a key through a symlinked world-writable dir");
+		ASSERT_HAS(err, "/world-writable can be written by group or others",
+			   "message names the real dir");
+	}
+
+	/* The real /tmp, where keys used to be written. */
+	if (!stat("/tmp", &st) && (st.st_mode & 07777) == 01777) {
+		snprintf(path, sizeof(path), "/tmp/bw-test-key.XXXXXX");
+		fd = mkstemp(path);
+		if (ASSERT_GE(fd, 0, "mkstemp in /tmp")) {
+			if (write(fd, hex, strlen(hex)) != (ssize_t)strlen(hex))
+				printf("# short write to %s\n", path);
+			close(fd);
+			ASSERT_EQ(key_file_read(path, key, err, sizeof(err)), -1,
+				  "a 0600 key in /tmp refused");
+			ASSERT_HAS(err, "directory /tmp can be written by group or others (mode 1777)",
+				   "message for a key in /tmp");
+			unlink(path);
+		}
+	} else {
+		printf("# /tmp is not mode 1777 here: that case left out\n");
+	}
+
+	if (geteuid() == 0) {
+		key_bad_owned(dir, "nobody-key", hex, 0600, 65534,
+			      "is owned by uid 65534, not root or you (uid 0)");
+		put_dir(sub, sizeof(sub), dir, "nobody-dir", 0700);
+		if (chown(sub, 65534, (gid_t)-1))
+			printf("# couldn't chown %s\n", sub);
+		key_bad(sub, "key", hex, 0600,
+			"/nobody-dir is owned by uid 65534, not root or you (uid 0)");
+	} else {
+		printf("# not root: the chown cases (a key or its dir owned by uid 65534) left out\n");
+	}
+
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	if (system(path) != 0)
+		printf("# couldn't remove %s\n", dir);
+}
+
 int main(void)
 {
 	test_key_file();
 	test_key_pair();
+	test_key_path();
 	return tap_done();
 }

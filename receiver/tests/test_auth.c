@@ -155,6 +155,49 @@ static void test_key(void)
 	key.key_id = -1;
 }
 
+/*
+ * What an attacker on the segment does with a capture: wait until the
+ * sender's window has slid past an old signed datagram, then send it again.
+ * Its tag is good; only the sequence can refuse it.
+ */
+static void test_replay_below_window(void)
+{
+	const uint64_t last = (1ull << 24) + 1;	/* the window slides at 2^24 */
+	const struct bpfw_sender *snd;
+	uint64_t q, bad = 0, valid, received;
+	uint32_t n;
+
+	reset(&key, 0);
+	for (q = 1; q <= last; q++)
+		bad += feed(signed_dg(7, 1, q)) != BPFW_R_OK;
+	printf("# sent signed seq 1..%llu from sender 7, epoch 1\n", (unsigned long long)last);
+	ASSERT_EQ(bad, 0, "the signed stream is all valid");
+	snd = bpfw_senders_get(rx.sock.senders, 0);
+	valid = rx.sock.valid;
+	received = snd->received;
+	ASSERT_EQ(received, last, "every seq received once");
+
+	printf("# replaying seq 1, 5 and 2^23 - 1, below the window's base 2^23\n");
+	ASSERT_REASON(feed(signed_dg(7, 1, 1)), BPFW_R_REPLAY_OLD, "replay of seq 1 refused");
+	ASSERT_REASON(feed(signed_dg(7, 1, 5)), BPFW_R_REPLAY_OLD, "replay of seq 5 refused");
+	ASSERT_REASON(feed(signed_dg(7, 1, (1ull << 23) - 1)), BPFW_R_REPLAY_OLD,
+		      "replay of seq 2^23 - 1 refused");
+	printf("# replaying seq 2^23, the window's first, and 2^24, its newest\n");
+	ASSERT_REASON(feed(signed_dg(7, 1, 1ull << 23)), BPFW_R_REPLAY, "replay of seq 2^23: replay");
+	ASSERT_REASON(feed(signed_dg(7, 1, 1ull << 24)), BPFW_R_REPLAY, "replay of seq 2^24: replay");
+	ASSERT_EQ(rx.sock.valid, valid, "valid count unchanged");
+	ASSERT_EQ(snd->received, received, "received unchanged");
+	ASSERT_EQ(rx.sock.reasons[BPFW_R_REPLAY_OLD], 3, "three counted replay_old");
+	ASSERT_EQ(rx.sock.reasons[BPFW_R_REPLAY], 2, "two counted replay");
+	ASSERT_EQ(snd->stale, 3, "the sender's stale counts the three");
+	ASSERT_EQ(snd->reordered, 0, "none counted reordered");
+	ASSERT_EQ(snd->first_seq, 1, "first_seq unchanged");
+	/* The stream goes on after the replays. */
+	n = signed_dg(7, 1, last + 1);
+	ASSERT_REASON(feed(n), BPFW_R_OK, "the sender's next seq is valid");
+	ASSERT_STREQ(bpfw_reason_name(BPFW_R_REPLAY_OLD), "replay_old", "reason's JSON name");
+}
+
 static void test_events(void)
 {
 	uint8_t pl[1024];
@@ -251,6 +294,7 @@ int main(void)
 	test_known_answer();
 	test_no_key();
 	test_key();
+	test_replay_below_window();
 	test_events();
 	test_sparse();
 	test_budget();

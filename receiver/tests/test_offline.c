@@ -32,7 +32,8 @@ extern char **environ;
 static const char *recv_path;
 static char **wrap;
 static int nwrap;
-static char dir[] = "/tmp/bpfwire-recv-test-XXXXXX";
+/* Private (tap_private_dir): the key files in it must pass keyfile.h's path rule. */
+static char dir[256];
 static char out_path[512], err_path[512];
 static struct fields *fields;
 static int fields_leaves;
@@ -496,6 +497,14 @@ static void test_key_file(void)
 	ASSERT_EQ(run("--read", path("signed.pcap"), "--key-file", link, NULL), 2,
 		  "key through a symlink refused");
 	ASSERT_HAS(slurp(err_path), "symbolic link", "says symlink");
+	/* A world-writable directory on the way: anyone could swap the key. */
+	if (ASSERT_OK(chmod(dir, 01777), "test dir made 1777, as /tmp")) {
+		ASSERT_EQ(run("--read", path("signed.pcap"), "--key-file", key, NULL), 2,
+			  "key in a world-writable dir refused");
+		ASSERT_HAS(slurp(err_path), "can be written by group or others (mode 1777)",
+			   "says which dir");
+		chmod(dir, 0700);
+	}
 	fp = fopen(key, "w");
 	fputs("0001020304050607 08090a0b0c0d0e0", fp);	/* 31 digits */
 	fclose(fp);
@@ -755,8 +764,8 @@ int main(int argc, char **argv)
 		wrap = argv + 3;
 		nwrap = argc - 3;
 	}
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+	if (!tap_private_dir(dir, sizeof(dir), "bpfwire-recv-test")) {
+		perror("tap_private_dir");
 		return 1;
 	}
 	snprintf(out_path, sizeof(out_path), "%s/stdout", dir);

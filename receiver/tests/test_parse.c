@@ -563,13 +563,28 @@ static void test_sequence(void)
 	ASSERT_EQ(bpfw_senders_get(s, 1)->sender_id, 9, "sorted by id");
 	ASSERT_EQ(bpfw_sender_lost(bpfw_senders_get(s, 1)), 2, "late starter lost 1,2");
 
-	/* A jump past the window slides it; old numbers still count once. */
+	/* A jump past the window slides it; a number below it is refused:
+	 * 2 was seen, 5 was not, and the forgotten bitmap cannot tell. */
 	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 100000000, 0, 4, NULL, 0), BPFW_SEQ_NEW, "far jump");
 	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 100000000, 0, 4, NULL, 0), BPFW_SEQ_DUPLICATE, "far dup");
-	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 7, 0, 4, NULL, 0), BPFW_SEQ_REORDERED, "stale seq");
+	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 2, 0, 4, NULL, 0), BPFW_SEQ_OLD, "seen seq below the window");
+	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 5, 0, 4, NULL, 0), BPFW_SEQ_OLD, "unseen seq below the window");
 	snd = bpfw_senders_get(s, 0);
-	ASSERT_EQ(snd->stale, 1, "stale counted");
+	ASSERT_EQ(snd->stale, 2, "stale counted");
+	ASSERT_EQ(snd->received, 6, "stale not received");
 	ASSERT_EQ(snd->last_seq, 100000000, "last after jump");
+	bpfw_senders_free(s);
+
+	/* A first datagram far from 1: earlier ones arriving late are reordered,
+	 * not old; the window starts half a window below the first. */
+	s = bpfw_senders_new(1, NULL);
+	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 1000000, 0, 4, NULL, 0), BPFW_SEQ_NEW, "first at 1e6");
+	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 3, 0, 4, NULL, 0), BPFW_SEQ_REORDERED, "then seq 3");
+	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 20000000, 0, 4, NULL, 0), BPFW_SEQ_NEW, "2e7 slides the window");
+	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 20000000 - (1 << 23) + 512, 0, 4, NULL, 0),
+		  BPFW_SEQ_REORDERED, "half a window below, in");
+	ASSERT_EQ(bpfw_senders_record(s, 5, 0, 20000000 - (1 << 23) - 512, 0, 4, NULL, 0),
+		  BPFW_SEQ_OLD, "more than half a window below, old");
 	bpfw_senders_free(s);
 
 	/* Through the pipeline: the same on the wire side. */
