@@ -50,6 +50,8 @@ plus the patch series.
   touching the config. Fragments are merged in order over allnoconfig and
   kvm_guest.config; every symbol's last setting is checked after
   olddefconfig, and one that the tree drops is named with its fragment.
+--kapi TOOL (with --sandbox) writes DIR/api.json (bpfwire-kapi) from the
+  sandbox: root never parses the series' BTF.
 --flavour NAME and --series-json TOOL (bpfwire-kernel-series) write
   DIR/series.json: flavour, release, base, patches, mbox sha256, netpoll,
   fragments.
@@ -66,7 +68,7 @@ every 30 s with the objects compiled), btf.
 USAGE
 }
 
-out= patches= fixes= user_patches= localversion= jobs=0 flavour= series_tool=
+out= patches= fixes= user_patches= localversion= jobs=0 flavour= series_tool= kapi=
 netpoll=auto netpoll_dir=
 sandbox=false inside= patches_shown= fragment_text= fragment_wanted=
 fragments=() series=()
@@ -86,6 +88,7 @@ while [ $# -gt 0 ]; do
 	--source|--tarball) source=$2; shift 2 ;;
 	--flavour) flavour=$2; shift 2 ;;
 	--series-json) series_tool=$2; shift 2 ;;
+	--kapi) kapi=$(realpath "$2"); shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--sandbox) sandbox=true; shift ;;
 	# Set by the sandboxed run of this script for itself.
@@ -182,6 +185,7 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	a=(--out "$out" --inside "$sbx" --netpoll "$netpoll" --localversion "$localversion"
 	   --source "$source" --flavour "$flavour" --jobs "$jobs")
 	[ -z "$series_tool" ] || a+=(--series-json "$(realpath "$series_tool")")
+	[ -z "$kapi" ] || a+=(--kapi "$kapi")
 	[ -z "$netpoll_dir" ] || a+=(--netpoll-series "$netpoll_dir")
 	for d in "${series[@]}"; do a+=(--series "$d"); done
 	[ -z "$patches" ] || a+=(--patches "$patches")
@@ -206,6 +210,7 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	# out of sight (the sandbox's /tmp is its own).
 	ro=(--ro "$(dirname "$here")" --ro "$source")
 	[ -z "$series_tool" ] || ro+=(--ro "$(dirname "$(realpath "$series_tool")")")
+	[ -z "$kapi" ] || ro+=(--ro "$(dirname "$kapi")")
 	if [ "$source" != /usr/src/linux-source-6.12.tar.xz ] &&
 	   ! "$here/sandbox.sh" "${ro[@]}" -- test -r "$source" -a \( -f "$source" -o -x "$source" \); then
 		die "$source cannot be read by the sandbox's uid $uid, which builds a reviewer's series: make it readable by all (chmod -R o+rX, and o+x on its parents)"
@@ -216,13 +221,14 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	"$here/sandbox.sh" --rw "$sbx" "${ro[@]}" -- bash "$here/build.sh" "${a[@]}" || exit $?
 	# Data from here on: plain files only, checked before root uses them.
 	[ -d "$sbx/out" ] && [ ! -L "$sbx/out" ] || die "the sandboxed build left no output directory $sbx/out"
-	for f in bzImage vmlinux vmlinux.h config series.json build.log; do
+	for f in bzImage vmlinux vmlinux.h config series.json api.json build.log; do
 		[ "$f" != series.json ] || [ -n "$series_tool" ] || continue
+		[ "$f" != api.json ] || [ -n "$kapi" ] || continue
 		[ -f "$sbx/out/$f" ] && [ ! -L "$sbx/out/$f" ] ||
 			die "the sandboxed build's $f is not a plain file: refused"
 	done
 	"$here/check-vmlinux-h.sh" "$sbx/out/vmlinux.h" || die "$sbx/out/vmlinux.h is not what bpftool writes: refused, nothing will be compiled against it"
-	for f in bzImage vmlinux vmlinux.h config series.json build.log; do
+	for f in bzImage vmlinux vmlinux.h config series.json api.json build.log; do
 		[ -f "$sbx/out/$f" ] || continue
 		cmp -s "$sbx/out/$f" "$out/$f" && [ ! -L "$out/$f" ] && continue
 		rm -f "$out/$f.new"
@@ -642,5 +648,8 @@ ln -f "$obj/arch/x86/boot/bzImage" "$dest/bzImage"
 ln -f "$obj/vmlinux" "$dest/vmlinux"
 cmp -s "$obj/.config" "$dest/config" || cp "$obj/.config" "$dest/config"
 write_series_json
+# The kfunc API from the series' BTF (kapi/), parsed here, not by root.
+[ -z "$kapi" ] || "$kapi" --btf "$obj/vmlinux" --json "$dest/api.json" >/dev/null ||
+	die "bpfwire-kapi could not read $obj/vmlinux's BTF"
 echo "$inputs" >"$dest/.bpfwire-built"
 phase "done: $(sed -n 's/^CONFIG_LOCALVERSION=//p' "$obj/.config" | tr -d '"') $(cat "$obj/include/config/kernel.release")"

@@ -69,6 +69,9 @@ show() { grep -E '^kernel|rror' "$log" | tail -${1:-15} | sed 's/^/#   /'; }
 check() { t "$1" "$2"; [ "$1" = 0 ]; }
 json_has() { grep -qF -- "$1" "$b/kernel/series.json"; }
 kb=$b/kernel
+# The review's tree is the sandbox's (kernel/sandbox.sh): read it there,
+# never with root's git.
+kgit() { "$root/kernel/sandbox.sh" --ro "$kb" -- git -C "$kb/src" "$@"; }
 # BPFWIRE_INPUTS_STEPS picks steps (default "a c d b e"; each needs a
 # build directory that one of the others has made).
 steps=" ${BPFWIRE_INPUTS_STEPS:-a c d b e} "
@@ -95,8 +98,8 @@ git -C "$work/am" checkout -q pristine
 (cd "$in/dir" && git -C "$work/am" -c user.name=am -c user.email=am@example.invalid am -q \
 	$(sed "s|^|$in/dir/|" series)) >"$work/am.log" 2>&1 || { echo "Bail out! git am of the inputs failed: $(head -3 "$work/am.log")"; exit 1; }
 # Who, when, what and the tree, per commit, as git log gives it.
-commits() { git -C "$1" log --reverse --format='%an <%ae>|%ad|%T|%B' "$2"; }
-commits "$work/am" pristine..HEAD >"$in/want.log"
+commits() { $1 log --reverse --format='%an <%ae>|%ad|%T|%B' "$2"; }
+commits "git -C $work/am" pristine..HEAD >"$in/want.log"
 rm -rf "$work/am"
 # The good mbox: the last patch's first added comment line changed (the
 # same line count), so one object is rebuilt.
@@ -122,11 +125,11 @@ if want a; then
 # --- a. a series directory --------------------------------------------------
 step a-series-dir -Dkernel_source="$tarball" -Dkernel_patches="$in/dir" -Dkernel_config=[] -Dkernel_name= -Dkernel_netpoll=auto
 check $rc "a: -Dkernel_patches=DIR builds" || show
-commits "$kb/src" "pristine..HEAD~$nharness" >"$work/got.log"
+commits kgit "pristine..HEAD~$nharness" >"$work/got.log"
 cmp -s "$in/want.log" "$work/got.log"; check $? "a: git log in the build's tree has what git am gives: each patch's author, date, message and tree" ||
 	diff "$in/want.log" "$work/got.log" | head -6 | sed 's/^/#   /'
 json_has "\"author\":\"$author1\""; t $? "a: series.json has the first patch's author, UTF-8 and all"
-[ "$(git -C "$kb/src" rev-list --count pristine..HEAD)" = $((npatches + nharness)) ]
+[ "$(kgit rev-list --count pristine..HEAD)" = $((npatches + nharness)) ]
 t $? "a: the tree has the $npatches patches and the lab's $nharness (harness, crypto), nothing else (the tree has netpoll: auto adds none)"
 grep -q -- '-bpfwire-review$' "$kb/obj/include/config/kernel.release"
 t $? "a: the release names the flavour: $(cat "$kb/obj/include/config/kernel.release" 2>/dev/null)"
@@ -141,14 +144,14 @@ t $ok "a: series.json names each patch's subject"
 fi
 if want c; then
 # --- c. an mbox that does not apply, then a good one --------------------------
-head_before=$(git -C "$kb/src" rev-parse HEAD)
+head_before=$(kgit rev-parse HEAD)
 step c-bad-mbox -Dkernel_source="$tarball" -Dkernel_patches="$in/bad.mbox" -Dkernel_config=[] -Dkernel_netpoll=auto
 [ "$rc" != 0 ]; t $? "c: an mbox that does not apply: non-zero exit"
 grep -qF "\"$subj2\" (mbox message 2) does not apply" "$log"
 check $? "c: the error names the failed patch's subject" || show
 grep -qE 'git apply: error: patch failed: [^ ]+:[0-9]+$' "$log"
 check $? "c: with git's own line about the failed hunk" || show
-[ "$(git -C "$kb/src" rev-parse HEAD)" = "$head_before" ] && git -C "$kb/src" diff --quiet HEAD --
+[ "$(kgit rev-parse HEAD)" = "$head_before" ] && kgit diff --quiet HEAD --
 t $? "c: nothing half-applied: the build's tree is as it was"
 step c-not-mbox -Dkernel_patches="$in/notmbox.txt"
 [ "$rc" != 0 ] && [ "$(grep -c '^kernel: error' "$log")" = 1 ] && grep -q "notmbox.txt is not an mbox" "$log"
@@ -178,7 +181,7 @@ check $? "n: -Dkernel_netpoll=true on a series that has netpoll: a named error" 
 step n-none-auto -Dkernel_patches=none -Dkernel_netpoll=auto -Dkernel_config=[]
 check $rc "n: -Dkernel_patches=none builds" || show
 [ -f "$kb/src/net/core/bpf_netpoll.c" ] && [ ! -f "$kb/src/net/core/bpf_ksock.c" ] && json_has '"netpoll_series":true' &&
-	[ "$(git -C "$kb/src" rev-list --count pristine..HEAD)" = $(( $(grep -cv '^\s*\(#\|$\)' "$root/kernel/patches/netpoll/series") + nharness )) ]
+	[ "$(kgit rev-list --count pristine..HEAD)" = $(( $(grep -cv '^\s*\(#\|$\)' "$root/kernel/patches/netpoll/series") + nharness )) ]
 t $? "n: with auto, a tree without bpf_netpoll gets bpfwire's netpoll series and the harness, nothing else"
 meson configure "$b" -Dkernel_netpoll=auto >/dev/null
 fi
@@ -186,7 +189,7 @@ fi
 if want b; then
 # --- b. a git work tree as the source -------------------------------------------
 tree=$work/tree
-git clone -q --shared --no-checkout "$kb/src" "$tree"
+git clone -q --shared --no-checkout "$src" "$tree"
 git -C "$tree" checkout -q -b review-test pristine
 echo "/* a commit only in the source tree (review test) */" >>"$tree/net/core/dev_addr_lists.c"
 git -C "$tree" -c user.name="Tree Tester" -c user.email=tree@example.invalid commit -q -am "test: a commit of the source tree"
@@ -216,7 +219,7 @@ if want e; then
 utree=$work/unpacked
 rm -rf "$utree"
 mkdir -p "$utree"
-git -C "$kb/src" archive pristine | tar -x -C "$utree"
+git -C "$src" archive pristine | tar -x -C "$utree"
 echo "/* a change only in the unpacked tree (review test) */" >>"$utree/net/core/dev_addr_lists.c"
 usnap() { find "$utree" -printf '%p %T@ %s\n' | sort; }
 usnap >"$work/utree.before"

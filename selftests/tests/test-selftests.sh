@@ -41,7 +41,17 @@ else
 	apply=--apply runargs="--xfail bpfwire_hang --timeout bpfwire_hang=10"
 fi
 
-if "$here/../build.sh" --src "$kdir/src" --vmlinux "$kdir/vmlinux" --vmlinux-h "$kdir/vmlinux.h" \
+# A reviewer's kernel was built in the sandbox (kernel/sandbox.sh): its
+# series' Makefiles, bpftool and programs are built there too.
+sandbox=
+if [ -d "$kdir/sbx" ]; then
+	rm -rf "$out/build"
+	sandbox="$here/../../kernel/sandbox.sh --ro $(realpath "$here/../..") --ro $(realpath "$kdir")
+		--ro $(realpath "$out") --ro $(dirname "$(realpath "$decls")")
+		--rw $(realpath -m "$out/build") --"
+	echo "# the kernel is a reviewer's: its selftests build in the sandbox, as uid $("$here/../../kernel/sandbox.sh" --uid)"
+fi
+if $sandbox "$here/../build.sh" --src "$kdir/src" --vmlinux "$kdir/vmlinux" --vmlinux-h "$kdir/vmlinux.h" \
 		--decls "$decls" --clang "$clang" --out "$out/build" $apply "$@" >"$out/build.log" 2>&1; then
 	sed 's/^/# /' "$out/build.log"
 	case_ ok "selftests: test_progs built from $kdir/src ($(sed -n 's/^selftests: tests: //p' "$out/build.log"))"
