@@ -297,6 +297,7 @@ void vd_write_review(FILE *f, const char *header, const struct vd_report *rep,
 	if (times)
 		fputs(times, f);
 	fprintf(f, "verdict: %s (%zu worse than the baseline)\n", rep->worse ? "WORSE" : "OK", rep->worse);
+	fputs(VD_CAVEAT "\n", f);
 	if (results) {
 		fputs("results: ", f);
 		esc_fputs(f, results, 0);

@@ -61,12 +61,15 @@ void vd_write_text(FILE *f, const struct vd_report *rep);
  */
 int vd_header(char *out, size_t len, const char *name, const char *series, const char *commit,
 	      const char *api, const char *base, int ntests);
+/* Printed under every verdict: what the sandbox can and cannot promise. */
+#define VD_CAVEAT "caveat: the series was built and booted with no power over this host, " \
+	"but its own kernel decides what its tests report: against a hostile series the verdict is advisory"
 /*
  * review.txt, as the terminal shows it too: the header (vd_header's, or
  * NULL), the findings, the prototypes kernel-tests found in rlog's tests
  * (each indented and escaped under its test's name: no text of a test's
- * output starts a line), times (a line, or NULL), the verdict and
- * results (or NULL).
+ * output starts a line), times (a line, or NULL), the verdict, the
+ * caveat and results (or NULL).
  */
 void vd_write_review(FILE *f, const char *header, const struct vd_report *rep,
 		     const struct tl_log *rlog, const char *times, const char *results);

@@ -300,6 +300,7 @@ static void test_forged_text(void)
 		ASSERT_EQ(lines_starting(text, "verdict: OK"), 0, "no line reads 'verdict: OK' (the real one is WORSE)");
 		ASSERT_EQ(lines_starting(text, "verdict:"), 1, "one verdict line");
 		ASSERT_HAS(text, "\nverdict: WORSE (", "the real verdict");
+		ASSERT_HAS(text, ")\n" VD_CAVEAT "\n", "the caveat, right under the verdict");
 		ASSERT_HAS(text, "\n    verdict: OK (0 worse than the baseline)\n", "the found line indented under its heading");
 		ASSERT_HAS(text, "\n    int bpf_ksock_send(void)\\x1b[2J\\x1b]0;pwned\\x07\\r;\n", "and escaped");
 		ASSERT_HAS(text, "\nevil\\nverdict: OK: kfuncs of an API", "a test's name escaped in its heading");
