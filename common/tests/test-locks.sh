@@ -24,6 +24,7 @@ for p in setpriv unshare flock timeout; do
 	command -v $p >/dev/null || { echo "1..0 # SKIP no $p (util-linux, coreutils)"; exit 0; }
 done
 if [ -z "${LOCKS_TEST_NS:-}" ]; then
+	unshare -m true 2>/dev/null || { echo "1..0 # SKIP no mount namespace (unshare -m)"; exit 0; }
 	exec unshare -m --propagation private env LOCKS_TEST_NS=1 "$0" "$@"
 fi
 mount -t tmpfs -o mode=0755 tmpfs /run || { echo "Bail out! no tmpfs on /run in a mount namespace"; exit 1; }

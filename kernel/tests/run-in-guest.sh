@@ -35,10 +35,6 @@ build=${BPFWIRE_BUILD_ROOT:-$(pwd)}
 stamp=$(date +%Y%m%d-%H%M%S)
 run="kernel-$$"
 results="$build/results/kernel-suite-$stamp-$$"	# two runs in one second: two dirs
-# Scratch files in a dir of root's own (mktemp -d: 0700, a name no one
-# knows first): files beside a name in /tmp are anyone's to make first.
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/kernel-suite.XXXXXX") || { echo "Bail out! mktemp -d failed"; exit 1; }
-out=$scratch/out
 export BPFWIRE_RUN="$run"
 up=0 status=1
 
@@ -52,6 +48,11 @@ for f in "$kt" "$kernel" "$topo"; do
 		exit 1
 	fi
 done
+
+# Scratch files in a dir of root's own (mktemp -d: 0700, a name no one
+# knows first): files beside a name in /tmp are anyone's to make first.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/kernel-suite.XXXXXX") || { echo "Bail out! mktemp -d failed"; exit 1; }
+out=$scratch/out
 
 teardown() {
 	trap - EXIT INT TERM HUP
