@@ -25,16 +25,15 @@
 #  e. -Dkernel_source=DIR: an unpacked tree (git archive of pristine, one
 #     file changed) builds with that change and is not written to.
 #
-#   check-inputs.sh SRC WORK SOURCE_ROOT TARBALL DEBUG
+#   check-inputs.sh SRC WORK SOURCE_ROOT TARBALL DEBUG BPFWIRE_LOCK
 # SRC: this build's kernel/src; WORK: a directory kept between runs (the
 # build directory lives there); DEBUG: -Dkernel_debug of this build, so
-# the objects are the ones ccache has. Kernel builds take
-# $BPFWIRE_KBUILD_LOCK (default /tmp/bpfwire-kbuild.lock).
+# the objects are the ones ccache has. Kernel builds take the kbuild lock
+# (BPFWIRE_LOCK: common/bpfwire-lock).
 set -u
-[ $# -eq 5 ] || { echo "Bail out! usage: check-inputs.sh SRC WORK SOURCE_ROOT TARBALL DEBUG"; exit 1; }
-src=$1 work=$2 root=$3 tarball=$4 debug=$5
+[ $# -eq 6 ] || { echo "Bail out! usage: check-inputs.sh SRC WORK SOURCE_ROOT TARBALL DEBUG BPFWIRE_LOCK"; exit 1; }
+src=$1 work=$2 root=$3 tarball=$4 debug=$5 locker=$6
 . "$root/lab/tests/tap.sh"
-lock=${BPFWIRE_KBUILD_LOCK:-/tmp/bpfwire-kbuild.lock}
 if ! git -C "$src" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	echo "1..0 # SKIP $src has no pristine tag: build the kernel first"
 	exit 0
@@ -58,7 +57,7 @@ step() {
 		meson setup "$b" "$root" -Dkernel_debug="$debug" "$@" >"$log" 2>&1
 	fi
 	# The time is counted from when the lock is held: others' builds wait.
-	flock "$lock" sh -c 'date +%s >"$1"; exec nice ninja -C "$2" kernel/bzImage' - "$work/.locked" "$b" >>"$log" 2>&1
+	"$locker" kbuild sh -c 'date +%s >"$1"; exec nice ninja -C "$2" kernel/bzImage' - "$work/.locked" "$b" >>"$log" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - $(cat "$work/.locked" 2>/dev/null || echo "$t0") ))
 	echo "# step $name: $secs s (and $(( $(date +%s) - t0 - secs )) s configuring and waiting for the kernel-build lock), exit $rc"

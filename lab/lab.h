@@ -68,6 +68,8 @@ int qemu_own_share(const char *dir);
 /* Guest hi's QEMU command line into a (console and root view paths given): 0 or -ENOMEM. */
 int qemu_argv(const struct lab_run *r, const struct topology *t, int hi, const char *append,
 	      const char *console, const char *root, struct argv *a);
+/* The KVM probe's QEMU command line (its console file given): 0 or -ENOMEM. */
+int qemu_probe_argv(const struct lab_run *r, const char *console, struct argv *a);
 /*
  * QEMU's spawn_opts.child_setup: every file QEMU writes (console, qemu.log,
  * a guest's file in its share) stops at LAB_DATA_MAX; then it enters the

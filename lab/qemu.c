@@ -47,6 +47,37 @@ static long host_tsc_khz(void)
 }
 
 /*
+ * QEMU's own confinement once its files, taps and sockets are open: it
+ * drops root for LAB_QEMU_UID (-runas), so what it reads for a guest is
+ * what any user of the host could read (not the 0600 files of the trees it
+ * exports), and a seccomp filter denies it obsolete calls, fork/exec and
+ * scheduler/resource changes. elevateprivileges stays allowed: QEMU 7.2
+ * installs the filter before -runas's setgid/setuid, which
+ * elevateprivileges=deny kills (SIGSYS); once -runas has run, no uid of
+ * QEMU's is root, so set*id can no longer raise anything.
+ */
+static void add_confinement(struct argv *a)
+{
+	argv_add(a, "-sandbox");
+	argv_add(a, "on,obsolete=deny,elevateprivileges=allow,spawn=deny,resourcecontrol=deny");
+	argv_add(a, "-runas"); argv_add(a, "%u:%u", LAB_QEMU_UID, LAB_QEMU_UID);
+}
+
+int qemu_probe_argv(const struct lab_run *r, const char *console, struct argv *a)
+{
+	argv_add(a, "qemu-system-x86_64");
+	argv_add(a, "-accel"); argv_add(a, "kvm");
+	argv_add(a, "-machine"); argv_add(a, "pc");
+	argv_add(a, "-m"); argv_add(a, "128");
+	argv_add(a, "-nodefaults"); argv_add(a, "-display"); argv_add(a, "none"); argv_add(a, "-no-reboot");
+	argv_add(a, "-kernel"); argv_add(a, "%s", r->kernel);
+	argv_add(a, "-append"); argv_add(a, "console=ttyS0 earlyprintk=serial panic=-1 ignore_loglevel");
+	argv_add(a, "-serial"); argv_add(a, "file:%s", console);
+	add_confinement(a);
+	return a->n > 0 ? 0 : -ENOMEM;
+}
+
+/*
  * Boot the kernel under KVM and wait up to 3 s for its first console byte.
  * On these machines a KVM guest hangs silently, so silence means TCG. The
  * answer is cached per kernel in /run/bpfwire/kvm-probe.
@@ -60,6 +91,7 @@ static bool kvm_works(struct lab_run *r, char *why, size_t whylen)
 	bool alive = false;
 	double t0;
 	pid_t pid;
+	int fd;
 
 	if (access("/dev/kvm", R_OK | W_OK)) {
 		snprintf(why, whylen, "no usable /dev/kvm");
@@ -76,15 +108,16 @@ static bool kvm_works(struct lab_run *r, char *why, size_t whylen)
 		return alive;
 	}
 	free(old);
+	/* made anew, never through a link, as a guest's console is */
+	fd = share_create(r->statedir, "kvm-probe.console");
+	if (fd < 0) {
+		snprintf(why, whylen, "couldn't create the KVM probe's console in %s: %s", r->statedir,
+			 errno_str(fd));
+		return false;
+	}
+	close(fd);
 	snprintf(con, sizeof(con), "%s/kvm-probe.console", r->statedir);
-	argv_add(&a, "qemu-system-x86_64");
-	argv_add(&a, "-accel"); argv_add(&a, "kvm");
-	argv_add(&a, "-machine"); argv_add(&a, "pc");
-	argv_add(&a, "-m"); argv_add(&a, "128");
-	argv_add(&a, "-nodefaults"); argv_add(&a, "-display"); argv_add(&a, "none"); argv_add(&a, "-no-reboot");
-	argv_add(&a, "-kernel"); argv_add(&a, "%s", r->kernel);
-	argv_add(&a, "-append"); argv_add(&a, "console=ttyS0 earlyprintk=serial panic=-1 ignore_loglevel");
-	argv_add(&a, "-serial"); argv_add(&a, "file:%s", con);
+	qemu_probe_argv(r, con, &a);
 	so.out = so.err = NULL;
 	t0 = now_s();
 	pid = spawn(a.v, &so);
@@ -227,23 +260,6 @@ static void add_devices(struct argv *a, const struct lab_guest *g, const struct 
 		argv_add(a, "%s,netdev=net%d,id=%s,mac=%s%s", topo_model_qemu(h->nics[n].model), n,
 			 g->nics[n].device, g->nics[n].mac, txtimer ? ",tx=timer" : "");
 	}
-}
-
-/*
- * QEMU's own confinement once its files, taps and sockets are open: it
- * drops root for LAB_QEMU_UID (-runas), so what it reads for a guest is
- * what any user of the host could read (not the 0600 files of the trees it
- * exports), and a seccomp filter denies it obsolete calls, fork/exec and
- * scheduler/resource changes. elevateprivileges stays allowed: QEMU 7.2
- * installs the filter before -runas's setgid/setuid, which
- * elevateprivileges=deny kills (SIGSYS); once -runas has run, no uid of
- * QEMU's is root, so set*id can no longer raise anything.
- */
-static void add_confinement(struct argv *a)
-{
-	argv_add(a, "-sandbox");
-	argv_add(a, "on,obsolete=deny,elevateprivileges=allow,spawn=deny,resourcecontrol=deny");
-	argv_add(a, "-runas"); argv_add(a, "%u:%u", LAB_QEMU_UID, LAB_QEMU_UID);
 }
 
 int qemu_own_share(const char *dir)

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -82,16 +81,9 @@ int proc_run(char *const argv[], const char *lock, int nice_inc)
 
 	fflush(NULL);
 	if (lock) {
-		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (fd < 0) {
-			pr_warn("%s: %s", lock, errno_str(errno));
+		fd = lock_take(lock);
+		if (fd < 0)
 			return -1;
-		}
-		if (flock(fd, LOCK_EX | LOCK_NB)) {
-			pr_info("waiting for %s (another kernel build or lab holds it)", lock);
-			while (flock(fd, LOCK_EX) && errno == EINTR)
-				;
-		}
 	}
 	if (pipe2(p, O_CLOEXEC)) {
 		pr_warn("pipe: %s", errno_str(errno));

@@ -5,16 +5,14 @@
 
 #include <stddef.h>
 
-/* The machine-wide locks (docs/architecture.md): one kernel build, one lab. */
-#define LOCK_KBUILD "/tmp/bpfwire-kbuild.lock"
-#define LOCK_GUEST "/tmp/bpfwire-guest.lock"
+#include "lock.h"
 
 /*
  * Run argv (PATH lookup), its stdout and stderr to our stdout a line at a
  * time, each indented by PROC_INDENT and escaped (common/escape.h): meson
- * quotes tests, a kernel build quotes the series. lock: a file to flock
- * for the child's whole life (said when it must wait); nice: its
- * niceness. Returns the exit status, 128+N for signal N, or -1 (said).
+ * quotes tests, a kernel build quotes the series. lock: LOCK_KBUILD,
+ * LOCK_GUEST or NULL, held for the child's whole life (lock_take); nice:
+ * its niceness. Returns the exit status, 128+N for signal N, or -1 (said).
  */
 #define PROC_INDENT "  "
 int proc_run(char *const argv[], const char *lock, int nice_inc);

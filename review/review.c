@@ -593,8 +593,12 @@ int main(int argc, char **argv)
 	}
 	char *compile[] = { "meson", "compile", "-C", bdir, NULL };
 
-	if (proc_run(compile, kbuild_lock(bdir), 10)) {
-		pr_warn("the series did not build (see above; the kernel's log is %s/kernel/build.log)", bdir);
+	r = proc_run(compile, kbuild_lock(bdir), 10);
+	if (r) {
+		/* -1: no lock or no fork, said by proc_run; the build never ran */
+		if (r > 0)
+			pr_warn("the series did not build (see above; the kernel's log is %s/kernel/build.log)",
+				bdir);
 		return REVIEW_NOBUILD;
 	}
 	ph.build = now_s() - t0;
@@ -653,8 +657,10 @@ int main(int argc, char **argv)
 		char *bc[] = { "meson", "compile", "-C", base, NULL };
 
 		pr_info("baseline: running %d tests in %s", nmiss, base);
-		if (proc_run(bc, kbuild_lock(base), 10)) {
-			pr_warn("the baseline %s did not build", base);
+		r = proc_run(bc, kbuild_lock(base), 10);
+		if (r) {
+			if (r > 0)
+				pr_warn("the baseline %s did not build", base);
 			return REVIEW_NOBUILD;
 		}
 		run_tests(base, "review-baseline", missing, nmiss);

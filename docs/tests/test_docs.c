@@ -38,7 +38,7 @@ static const char *const tools[][2] = {
 	{ "bpfwire-recv", "receiver" }, { "bpfwire-agent", "bpf" },
 	{ "bpfwire-bench", "bench" }, { "bpfwire-bench-guest", "bench/guest" },
 	{ "bpfwire-trace", "trace" }, { "bpfwire-path", "trace" },
-	{ "bpfwire-splat", "common" }, { "bpfwire-review", "review" },
+	{ "bpfwire-splat", "common" }, { "bpfwire-lock", "common" }, { "bpfwire-review", "review" },
 	{ "bpfwire-kapi", "kapi" }, { "bpfwire-kfunc-decls", "selftests" },
 	{ "bpfwire-selftests-run", "selftests" },
 };

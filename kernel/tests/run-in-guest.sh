@@ -35,7 +35,6 @@ build=${BPFWIRE_BUILD_ROOT:-$(pwd)}
 stamp=$(date +%Y%m%d-%H%M%S)
 run="kernel-$$"
 results="$build/results/kernel-suite-$stamp-$$"	# two runs in one second: two dirs
-out=$(mktemp /tmp/kernel-suite.XXXXXX)
 export BPFWIRE_RUN="$run"
 up=0 status=1
 
@@ -50,14 +49,19 @@ for f in "$kt" "$kernel" "$topo"; do
 	fi
 done
 
+# Scratch files in a dir of root's own (mktemp -d: 0700, a name no one
+# knows first): files beside a name in /tmp are anyone's to make first.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/kernel-suite.XXXXXX") || { echo "Bail out! mktemp -d failed"; exit 1; }
+out=$scratch/out
+
 teardown() {
 	trap - EXIT INT TERM HUP
 	if [ "$up" = 1 ]; then
 		up=0
-		"$lab" down --run "$run" >"$out.down" 2>&1
-		echo $? >"$out.downrc"
+		"$lab" down --run "$run" >"$scratch/down" 2>&1
+		echo $? >"$scratch/downrc"
 	fi
-	: >"$out.done"	# the guard's cue: the run is down, or was never up
+	: >"$scratch/done"	# the guard's cue: the run is down, or was never up
 }
 
 # The guard outlives a SIGKILL of this shell (setsid: not in our process
@@ -66,9 +70,9 @@ teardown() {
 # runs, the lab's own reaper covers a kill; a second `down` is harmless.
 me=$(cut -d' ' -f22 /proc/$$/stat)
 setsid sh -c 'while [ "$(cut -d" " -f22 /proc/$1/stat 2>/dev/null)" = "$2" ]; do sleep 1; done
-	[ -e "$3.done" ] || "$4" down --run "$5"; rm -f "$3" "$3.down" "$3.downrc" "$3.done"' \
-	guard $$ "$me" "$out" "$lab" "$run" </dev/null >/dev/null 2>&1 &
-trap 'teardown; rm -f "$out" "$out.down" "$out.downrc"; exit $status' EXIT
+	[ -e "$3/done" ] || "$4" down --run "$5"; rm -rf "$3"' \
+	guard $$ "$me" "$scratch" "$lab" "$run" </dev/null >/dev/null 2>&1 &
+trap 'teardown; rm -f "$out" "$scratch/down" "$scratch/downrc"; exit $status' EXIT
 trap 'status=130; exit 130' INT
 trap 'status=143; exit 143' TERM
 trap 'status=129; exit 129' HUP
@@ -92,7 +96,7 @@ online=$("$lab" exec --run "$run" "$host" -- /bin/sh -c 'getconf _NPROCESSORS_ON
 "$lab" exec --run "$run" --timeout 800 "$host" -- "$kt" $filter >"$out" 2>&1
 rc=$?
 teardown
-downrc=$(cat "$out.downrc" 2>/dev/null || echo 1)
+downrc=$(cat "$scratch/downrc" 2>/dev/null || echo 1)
 
 # Relay everything but kernel-tests' own plan; ours comes last.
 grep -v '^1\.\.[0-9]' "$out"
@@ -145,7 +149,7 @@ n=$((n + 1))
 if [ "$downrc" -eq 0 ]; then
 	echo "ok $n - guest: console has no splat (bpfwire-lab down)"
 else
-	sed 's/^/# /' "$out.down"
+	sed 's/^/# /' "$scratch/down"
 	[ -f "$results/splats.txt" ] && sed 's/^/# /' "$results/splats.txt"
 	echo "not ok $n - guest: console has no splat (bpfwire-lab down exited $downrc)"
 	failed=$((failed + 1))

@@ -22,5 +22,17 @@ tap_need_kernel() {
 	[ -f "$kernel" ] || { echo "1..0 # SKIP no kernel (meson compile -C build)"; exit 0; }
 	export BPFWIRE_KERNEL=$kernel
 }
+# fs.protected_regular=2, as Debian sets it: root's O_CREAT open of a file
+# another user made in /tmp then fails (EACCES). It is machine-wide, so a
+# test sets it just around the step that needs it and puts it back with
+# tap_protected_regular_restore. Status 1 when it cannot be set.
+tap_protected_regular() {
+	pr_old=$(cat /proc/sys/fs/protected_regular 2>/dev/null) || return 1
+	echo 2 2>/dev/null >/proc/sys/fs/protected_regular
+}
+tap_protected_regular_restore() {
+	[ -z "${pr_old:-}" ] || echo "$pr_old" >/proc/sys/fs/protected_regular
+	pr_old=
+}
 # $tmp, removed on exit
 tap_tmpdir() { tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; }

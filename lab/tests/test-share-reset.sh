@@ -4,8 +4,8 @@
 # last run cannot satisfy this run's `report`, and the links a guest left
 # there are removed, never followed. No guest boots: the kernel is a
 # directory, so QEMU ends at once and `up` fails after the layout.
-# Needs root. Usage: test-share-reset.sh BPFWIRE_LAB LONE_TOPO
-lab=$1 topo=$2
+# Needs root. Usage: test-share-reset.sh BPFWIRE_LAB LONE_TOPO BPFWIRE_LOCK
+lab=$1 topo=$2 locker=$3
 . "$(dirname "$0")/tap.sh"
 tap_need_root
 tap_tmpdir
@@ -23,7 +23,7 @@ ln -s "$out/dir" "$share/dir-link"
 ln -s "$out/dir" "$share/sub/dir-link"
 ln -s / "$share/root-link"
 
-flock /tmp/bpfwire-guest.lock "$lab" up --run "$id" --results "$res" --kernel "$tmp/notakernel" \
+"$locker" guest "$lab" up --run "$id" --results "$res" --kernel "$tmp/notakernel" \
 	--no-capture -q "$topo" > "$tmp/up.log" 2>&1
 st=$?
 [ "$st" = 0 ] && "$lab" down --run "$id" > /dev/null 2>&1

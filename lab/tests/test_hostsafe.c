@@ -101,6 +101,15 @@ static bool argv_has(const struct argv *a, const char *opt, const char *needle)
 	return false;
 }
 
+/* The value after opt in a, or NULL. */
+static const char *argv_value(const struct argv *a, const char *opt)
+{
+	for (int i = 0; i + 1 < a->n; i++)
+		if (!strcmp(a->v[i], opt))
+			return a->v[i + 1];
+	return NULL;
+}
+
 static void test_cmdline(const char *topo)
 {
 	static struct lab_run r;
@@ -133,6 +142,20 @@ static void test_cmdline(const char *topo)
 	/* the results tree is kept visible in the guest: setup.sh is read from it */
 	ASSERT_TRUE(argv_has(&a, "-append", "bpfwire.keep=" BPFWIRE_SOURCE_ROOT "," BPFWIRE_BUILD_ROOT
 			     ",/tmp/results/lone-0001 "), "bpfwire.keep has RUN");
+	tap_case_end();
+
+	/* the probe boots the same untrusted kernel, before any guest */
+	tap_case_begin("the KVM probe's QEMU: the same -sandbox and -runas as a guest's");
+	struct argv p = { 0 };
+
+	ASSERT_OK(qemu_probe_argv(&r, "/run/bpfwire/lone-0001/kvm-probe.console", &p), "qemu_probe_argv");
+	for (const char *const *o = (const char *const[]){ "-sandbox", "-runas", NULL }; *o; o++) {
+		const char *want = argv_value(&a, *o), *got = argv_value(&p, *o);
+
+		printf("# %s: guest '%s', probe '%s'\n", *o, want ? want : "(none)", got ? got : "(none)");
+		ASSERT_STREQ(got, want, *o);
+	}
+	argv_free(&p);
 	argv_free(&a);
 	tap_case_end();
 
