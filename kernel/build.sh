@@ -135,6 +135,10 @@ if [ -n "$user_patches" ] && [ "$user_patches" != none ]; then
 	user_patches=$(realpath "$user_patches")
 fi
 here=$(dirname "$(realpath "$0")")
+# bpfwire's own flavours also put what ccache compiles here, in the layout
+# of ccache's file storage, which a sandboxed build reads (read-only) as
+# its second cache: its hits without its power to poison them.
+ccache_shared=${XDG_CACHE_HOME:-$HOME/.cache}/bpfwire/ccache-shared
 # A fragment sets a string only from this list: another string may be a
 # host path that the build reads into the kernel (INITRAMFS_SOURCE,
 # EXTRA_FIRMWARE_DIR, SYSTEM_TRUSTED_KEYS, MODULE_SIG_KEY...).
@@ -215,8 +219,7 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	   ! "$here/sandbox.sh" "${ro[@]}" -- test -r "$source" -a \( -f "$source" -o -x "$source" \); then
 		die "$source cannot be read by the sandbox's uid $uid, which builds a reviewer's series: make it readable by all (chmod -R o+rX, and o+x on its parents)"
 	fi
-	rootcache=$(ccache -k cache_dir 2>/dev/null || true)
-	[ -z "$rootcache" ] || [ ! -d "$rootcache" ] || ro+=(--ro-at "$rootcache" /tmp/ccache-root)
+	[ ! -d "$ccache_shared" ] || ro+=(--ro-at "$ccache_shared" /tmp/ccache-root)
 	phase "sandbox: the build runs as uid $uid with no network; only $sbx is writable"
 	"$here/sandbox.sh" --rw "$sbx" "${ro[@]}" -- bash "$here/build.sh" "${a[@]}" || exit $?
 	# Data from here on: plain files only, checked before root uses them.
@@ -600,6 +603,9 @@ if command -v ccache >/dev/null 2>&1; then
 	# compiler's -MMD list names the headers. net/ipv4 with an empty cache:
 	# 78 s, 58 s in depend mode, 48 s without ccache; hits 6 s either way.
 	export CCACHE_DEPEND=1
+	if [ -z "$inside" ] && mkdir -p "$ccache_shared" 2>/dev/null; then
+		export CCACHE_SECONDARY_STORAGE="file:$ccache_shared|umask=022"
+	fi
 fi
 # The object total of the last build of this config, so progress has a scale.
 # Kept per user, like ccache, so a fresh clone knows it too.
