@@ -40,6 +40,12 @@ want=$(printf '%s\n' "case kernel-suite: up ksock_create: reserved 1 -> EINVAL" 
 t $([ "$worse" = "$want" ] && echo 0) "v8: exactly the reserved case, kernel-tests' status and their test are worse"
 [ "$worse" = "$want" ] || printf '# worse: %s\n' "$worse"
 t $(grep -q '^verdict: WORSE' "$tmp/v8.out" && echo 0) "v8: the verdict line says WORSE"
+t $(grep -q '^caveat: .*the verdict is advisory$' "$tmp/v8.out" && echo 0) "v8: the caveat line under it"
+# The series is a stranger's: its kernel was built by the sandbox's uid.
+kd=$(realpath "$(dirname "$make")/../..")/build-review-$name/kernel
+t $([ "$(stat -c %u "$kd/sbx/src" 2>/dev/null)" = "$("$(dirname "$make")/../../kernel/sandbox.sh" --uid)" ] &&
+	[ "$(stat -c %u "$kd/bzImage")" = 0 ] && grep -q 'sandbox: the build runs as uid' "$tmp/v8.out" && echo 0) \
+	"v8: its kernel was built in the sandbox (sbx/src is uid $(stat -c %u "$kd/sbx/src" 2>/dev/null)'s), root took the bzImage"
 
 review copy
 t $([ "$st" = 0 ] && echo 0) "unchanged upstream series: exit 0 (got $st)"
