@@ -581,7 +581,8 @@ int runner_run(const char *name, const struct runner_opts *o)
 	struct runner rn = { 0 };
 	struct lab_up_opts up = { .accel = o->accel ? o->accel : "auto", .capture = !o->no_capture,
 				  .kernel = o->kernel, .append = o->append, .timeout_s = 120,
-				  .underlay_netns = o->underlay_netns, .ssh_config = o->ssh_config };
+				  .underlay_netns = o->underlay_netns, .ssh_config = o->ssh_config,
+				  .share_mib = o->share_mib };
 	char reason[1024] = "", *splat_text = NULL;
 	int splats = 0, failed;
 
