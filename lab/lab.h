@@ -15,6 +15,13 @@
 
 /* preflight.c: what up needs before anything changes; -1 after saying what is missing. */
 int lab_preflight(const struct lab_up_opts *o, const struct topology *t, const char *kernel);
+/*
+ * path in tree (a tree the guests see at its own path): -1 with why (one
+ * line: the file or dir, its mode, the chmod) when QEMU, as a user of no
+ * rights, could not reach it, read it, or run it though its owner can;
+ * else 0 (also when it is missing or outside tree).
+ */
+int guest_readable(const char *tree, const char *path, char *why, size_t whylen);
 
 /* run.c: remember a process of the run, with its start time. */
 void lab_add_proc(struct lab_run *r, const char *role, const char *name, pid_t pid);

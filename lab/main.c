@@ -558,6 +558,12 @@ int main(int argc, char **argv)
 	const char *cmd;
 
 	log_init("bpfwire-lab", LOG_INFO);
+	/*
+	 * Every mode the lab names is the mode it means, whatever root's umask:
+	 * QEMU, once -runas dropped root, reads the dirs, setup.sh and the guest
+	 * root view the lab makes for it as any user would.
+	 */
+	umask(022);
 	while (argc > 1 && argv[1][0] == '-') {
 		if (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--verbose")) {
 			log_init("bpfwire-lab", LOG_DEBUG);

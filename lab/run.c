@@ -176,13 +176,19 @@ int lab_claim_results(const char *dir, char *out, size_t len, char *why, size_t 
 	if (fd < 0)
 		return -errno;
 	e = fstat(fd, &st) ? -errno : 0;
+	if (!e && (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
+		snprintf(why, whylen, "it must be a directory of root's that no one else can write, not a link");
+		e = -EPERM;
+	}
+	/*
+	 * QEMU, as a user of no rights, reads setup.sh and the shares through
+	 * RUN: a 0700 one (mktemp -d, umask 077) is made 0755, as ./results/ID is.
+	 */
+	if (!e && (st.st_mode & 0755) != 0755 && fchmod(fd, (st.st_mode & 07777) | 0755))
+		e = -errno;
 	close(fd);
 	if (e)
 		return e;
-	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		snprintf(why, whylen, "it must be a directory of root's that no one else can write, not a link");
-		return -EPERM;
-	}
 	/* the last component is no link, so realpath only resolves the parents */
 	if (!realpath(path, real))
 		return -errno;
