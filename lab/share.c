@@ -74,6 +74,12 @@ int share_mount(const char *dir, unsigned long long bytes)
 		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (dfd < 0)
 			return -errno;
+		/* what it covered is older still: down's copy must find the dir empty */
+		e = dir_empty(dir);
+		if (e) {
+			close(dfd);
+			return e;
+		}
 	}
 	fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
 	if (fs < 0)
