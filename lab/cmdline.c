@@ -132,6 +132,17 @@ int parse_common(int argc, char **argv, const char *usage, const char *extra_sho
 	return optind;
 }
 
+int parse_share_mib(const char *arg, unsigned *mib)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (end == arg || *end || !v || v > 65536)
+		return -1;
+	*mib = (unsigned)v;
+	return 0;
+}
+
 /* --dry-run's one line, after the arguments checked out: exit 0. */
 int dry_run(const char *fmt, ...)
 {

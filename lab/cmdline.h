@@ -22,6 +22,8 @@ void print_usage(FILE *f, const char *usage);
  */
 int parse_common(int argc, char **argv, const char *usage, const char *extra_short,
 		 const struct option *extra, int (*cb)(int, const char *, void *), void *ctx);
+/* --share-size MIB: 1..65536 into *mib; 0, or -1 when it is no such number. */
+int parse_share_mib(const char *arg, unsigned *mib);
 /* --dry-run's one line, after the arguments checked out; returns 0. */
 int dry_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

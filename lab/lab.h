@@ -15,6 +15,13 @@
 
 /* preflight.c: what up needs before anything changes; -1 after saying what is missing. */
 int lab_preflight(const struct lab_up_opts *o, const struct topology *t, const char *kernel);
+/*
+ * path in tree (a tree the guests see at its own path): -1 with why (one
+ * line: the file or dir, its mode, the chmod) when QEMU, as a user of no
+ * rights, could not reach it, read it, or run it though its owner can;
+ * else 0 (also when it is missing or outside tree).
+ */
+int guest_readable(const char *tree, const char *path, char *why, size_t whylen);
 
 /* run.c: remember a process of the run, with its start time. */
 void lab_add_proc(struct lab_run *r, const char *role, const char *name, pid_t pid);
@@ -37,9 +44,12 @@ void guard_release(struct lab_run *r, char why);
  * run.c: a results dir RUN for a run, DIR itself (not through a link),
  * made 0755 if missing; an existing one must be root's and writable by no
  * one else, or a user could have planted links where the lab writes
- * (consoles/HOST.log). out: its real path. 0, -EPERM refused, or -errno.
+ * (consoles/HOST.log). Every dir above it must be root's (or the sudo
+ * caller's) and writable by no one else unless root's and sticky (/tmp),
+ * or its owner could swap RUN. out: its real path. 0, -EPERM refused
+ * (why: one line), or -errno.
  */
-int lab_claim_results(const char *dir, char *out, size_t len);
+int lab_claim_results(const char *dir, char *out, size_t len, char *why, size_t whylen);
 
 /*
  * run.c: RUN/guests/HOST, where the lab writes what it keeps about a guest
@@ -76,6 +86,21 @@ int qemu_probe_argv(const struct lab_run *r, const char *console, struct argv *a
  * struct rootview arg (none if NULL). 0 or -errno.
  */
 int qemu_child_setup(void *arg);
+/*
+ * share.c: a guest's share DIR (RUN/hosts/NAME) as a tmpfs of bytes (and
+ * an inode per 16 KiB) mounted on it, owned by LAB_QEMU_UID: a guest that
+ * fills it gets ENOSPC. A stale one of a crashed run is dropped first.
+ * -EOPNOTSUPP: this kernel's tmpfs has no user xattrs (before Linux 6.6),
+ * which QEMU's mapped-xattr needs. 0 or -errno.
+ */
+#define LAB_SHARE_DEFAULT_MIB 128u
+int share_mount(const char *dir, unsigned long long bytes);
+/*
+ * After the guest's QEMU ended: DIR's tmpfs detached and its files and
+ * dirs copied into the directory it covered. 0 also when DIR is no such
+ * mount (never mounted, or already done); else -errno.
+ */
+int share_unmount(const char *dir);
 /* Starts guest hi's QEMU in the run's netns; its pid or -errno. */
 pid_t qemu_start(struct lab_run *r, const struct topology *t, int hi, const char *append);
 

@@ -83,6 +83,8 @@ static const char usage_up[] =
 "  --timeout SECS    per guest, to ready (default 60)\n"
 "  --append PARAMS   extra kernel parameters for every guest\n"
 "  --no-capture      no tcpdump per segment\n"
+"  --share-size MIB  each guest's writable share RUN/hosts/NAME is a tmpfs of this\n"
+"                    size until down copies it to disk (default 128; 1..65536)\n"
 "  --underlay-netns NS   reach remote hosts (and make the lab's VXLAN ends)\n"
 "                    from netns NS; default: the root namespace\n"
 "  --ssh-config FILE ssh -F FILE for remote hosts (IdentityFile, UserKnownHostsFile)\n"
@@ -126,6 +128,7 @@ static int up_opt(int c, const char *arg, void *p)
 	case 'U': u->o.underlay_netns = arg; return 0;
 	case 'S': u->o.ssh_config = arg; return 0;
 	case 'P': u->o.part = arg; return 0;
+	case 'Z': return parse_share_mib(arg, &u->o.share_mib);
 	case 'I':
 		if (u->nicount == TOPO_MAX_HOSTS)
 			return -1;
@@ -148,6 +151,7 @@ static const struct option up_opts[] = {
 	{ "ssh-config", required_argument, NULL, 'S' },
 	{ "part", required_argument, NULL, 'P' },
 	{ "icount", required_argument, NULL, 'I' },
+	{ "share-size", required_argument, NULL, 'Z' },
 	{ 0 }
 };
 
@@ -554,6 +558,12 @@ int main(int argc, char **argv)
 	const char *cmd;
 
 	log_init("bpfwire-lab", LOG_INFO);
+	/*
+	 * Every mode the lab names is the mode it means, whatever root's umask:
+	 * QEMU, once -runas dropped root, reads the dirs, setup.sh and the guest
+	 * root view the lab makes for it as any user would.
+	 */
+	umask(022);
 	while (argc > 1 && argv[1][0] == '-') {
 		if (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--verbose")) {
 			log_init("bpfwire-lab", LOG_DEBUG);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "file.h"
@@ -498,6 +499,29 @@ static void section_path(xmlNodePtr body, struct run_summary *r)
 	}
 }
 
+/*
+ * The types the file list links to: ones a browser shows as text or
+ * downloads, never renders as a page. Guests name the files in their
+ * shares, and once results are served over HTTP a guest's evil.html or
+ * evil.svg (or .xhtml, .xml, .pdf, or no extension a server could sniff
+ * as HTML) would run its script in the results' origin; those are listed
+ * by name only. An allow list, so an unforeseen type is never a link.
+ */
+static bool inert_type(const char *name)
+{
+	static const char *const inert[] = { "txt", "log", "json", "jsonl", "pcap", "pcapng", "tap",
+					     "out", "err", "csv", "md", "topo", "cmdline", "sh" };
+	const char *base = strrchr(name, '/'), *dot;
+
+	dot = strrchr(base ? base + 1 : name, '.');
+	if (!dot)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(inert); i++)
+		if (!strcasecmp(dot + 1, inert[i]))
+			return true;
+	return false;
+}
+
 /* Every regular file of the run, by folder; links are never followed. */
 static int list_files(xmlNodePtr ul, const char *root, const char *rel, int depth, int *left)
 {
@@ -522,8 +546,12 @@ static int list_files(xmlNodePtr ul, const char *root, const char *rel, int dept
 			xmlNodePtr li = html_el(ul, "li", NULL, NULL);
 			char size[48];
 
-			html_link(li, sub, sub);
-			snprintf(size, sizeof(size), " (%lld bytes)", (long long)st.st_size);
+			if (inert_type(sub))
+				html_link(li, sub, sub);
+			else
+				html_text(li, sub, strlen(sub));
+			snprintf(size, sizeof(size), " (%lld bytes%s)", (long long)st.st_size,
+				 inert_type(sub) ? "" : ", not linked");
 			html_text(li, size, strlen(size));
 			(*left)--;
 			listed++;
@@ -542,7 +570,9 @@ static void section_files(xmlNodePtr body, struct run_summary *r)
 
 	section(body, "files", "Files");
 	html_el(body, "p", NULL, "Segment captures (pcap), consoles, step output, "
-		"the hosts' shares and the lab's own files of this run.");
+		"the hosts' shares and the lab's own files of this run. Only text, JSON, "
+		"logs and captures are links; a file a browser could render as a page "
+		"(.html, .svg, ...: a guest names its files) is listed by name only.");
 	d = html_el(body, "ul", NULL, NULL);
 	list_files(d, r->dir, "", 0, &left);
 	if (left <= 0)

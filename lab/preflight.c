@@ -62,6 +62,40 @@ static bool preflight_part(const struct lab_up_opts *o, const struct topology *t
 	return false;
 }
 
+int guest_readable(const char *tree, const char *path, char *why, size_t whylen)
+{
+	size_t n = strlen(tree);
+	char buf[PATH_MAX];
+
+	if (strncmp(path, tree, n) || (path[n] && path[n] != '/'))
+		return 0;	/* not in that tree: not ours to judge */
+	for (size_t i = n; ; i++) {
+		struct stat st;
+		bool last = !path[i];
+
+		if (!last && path[i] != '/')
+			continue;
+		snprintf(buf, sizeof(buf), "%.*s", (int)i, path);
+		if (stat(buf, &st))
+			return 0;	/* missing: made at run time, or another check's to say */
+		if (S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH)) {
+			snprintf(why, whylen, "%s is mode %04o: guests reach it as a user of no rights (QEMU's -runas): "
+				 "chmod o+rx %s, or check out and build under umask 022", buf,
+				 (unsigned)(st.st_mode & 07777), buf);
+			return -1;
+		}
+		if (last && !S_ISDIR(st.st_mode) &&
+		    (!(st.st_mode & S_IROTH) || ((st.st_mode & S_IXUSR) && !(st.st_mode & S_IXOTH)))) {
+			snprintf(why, whylen, "%s is mode %04o: guests read it as a user of no rights (QEMU's -runas): "
+				 "chmod o+r%s %s, or check out and build under umask 022", buf,
+				 (unsigned)(st.st_mode & 07777), st.st_mode & S_IXUSR ? "x" : "", buf);
+			return -1;
+		}
+		if (last)
+			return 0;
+	}
+}
+
 int lab_preflight(const struct lab_up_opts *o, const struct topology *t, const char *kernel)
 {
 	bool ok = true, dhcp = false;
@@ -113,8 +147,7 @@ int lab_preflight(const struct lab_up_opts *o, const struct topology *t, const c
 		ok = false;
 	}
 	/* QEMU reads them as LAB_QEMU_UID, as any user: their tops must let it in */
-	for (const char *const *p = (const char *const[]){ BPFWIRE_SOURCE_ROOT, BPFWIRE_BUILD_ROOT,
-							    BPFWIRE_GUEST_INIT, NULL }; *p; p++) {
+	for (const char *const *p = (const char *const[]){ BPFWIRE_SOURCE_ROOT, BPFWIRE_BUILD_ROOT, NULL }; *p; p++) {
 		struct stat st;
 
 		if (!stat(*p, &st) && (st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH)) {
@@ -122,6 +155,20 @@ int lab_preflight(const struct lab_up_opts *o, const struct topology *t, const c
 				"readable by others (chmod o+rx)", *p, (unsigned)(st.st_mode & 07777));
 			ok = false;
 		}
+	}
+	/* the guest's PID 1 and its DHCP hook, and every dir down to them (a checkout under umask 077) */
+	if (ok) {
+		char hook[PATH_MAX], why[PATH_MAX * 2 + 200];
+		const char *slash = strrchr(BPFWIRE_GUEST_INIT, '/');
+
+		snprintf(hook, sizeof(hook), "%.*s/udhcpc.script", (int)(slash - BPFWIRE_GUEST_INIT),
+			 BPFWIRE_GUEST_INIT);
+		for (const char *const *p = (const char *const[]){ BPFWIRE_GUEST_INIT, hook, NULL }; *p; p++)
+			if (guest_readable(BPFWIRE_SOURCE_ROOT, *p, why, sizeof(why))) {
+				pr_warn("%s", why);
+				ok = false;
+				break;
+			}
 	}
 	return ok ? 0 : -1;
 }

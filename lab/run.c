@@ -87,7 +87,67 @@ int lab_guest_path(const struct lab_run *r, const char *host, const char *file, 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-int lab_claim_results(const char *dir, char *out, size_t len)
+/* The user that sudo ran the lab for: their own dirs are as safe as root's to them. */
+static bool caller_uid(uid_t uid)
+{
+	const char *s = getenv("SUDO_UID");
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s)
+		return false;
+	v = strtoul(s, &end, 10);
+	return !*end && v == uid && uid != 0;
+}
+
+/*
+ * Every directory above RUN (real, resolved), as OpenSSH's StrictModes
+ * checks a home: root's (or the sudo caller's), and writable by no one
+ * else unless it is root's and sticky (/tmp), where others can make
+ * entries but not rename or remove root's. Otherwise whoever can write a
+ * parent could swap RUN for a dir of theirs between runs, or under one.
+ */
+static int parents_safe(const char *real, char *why, size_t whylen)
+{
+	char parent[PATH_MAX], path[PATH_MAX], *s;
+	size_t n;
+
+	snprintf(parent, sizeof(parent), "%s", real);
+	s = strrchr(parent, '/');
+	if (!s)
+		return 0;
+	s[s == parent] = '\0';
+	n = strlen(parent);
+	for (size_t i = 0; i <= n; i++) {
+		struct stat st;
+		int fd;
+
+		if (i < n && parent[i] != '/')
+			continue;
+		snprintf(path, sizeof(path), "%.*s", i ? (int)i : 1, parent);	/* "/", "/a", "/a/b" */
+		fd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st)) {
+			snprintf(why, whylen, "its parent %s: %s", path, errno_str(errno));
+			if (fd >= 0)
+				close(fd);
+			return -EPERM;
+		}
+		close(fd);
+		if (st.st_uid != 0 && !caller_uid(st.st_uid)) {
+			snprintf(why, whylen, "its parent %s is owned by uid %u, not root: they could swap it",
+				 path, (unsigned)st.st_uid);
+			return -EPERM;
+		}
+		if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_uid == 0 && (st.st_mode & S_ISVTX))) {
+			snprintf(why, whylen, "its parent %s is mode %04o, writable by others and not sticky: "
+				 "they could swap it", path, (unsigned)(st.st_mode & 07777));
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
+int lab_claim_results(const char *dir, char *out, size_t len, char *why, size_t whylen)
 {
 	char path[PATH_MAX], real[PATH_MAX], *slash;
 	struct stat st;
@@ -109,17 +169,32 @@ int lab_claim_results(const char *dir, char *out, size_t len)
 	if (mkdir(path, 0755) && errno != EEXIST)
 		return -errno;
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR)) {
+		snprintf(why, whylen, "it must be a directory of root's that no one else can write, not a link");
+		return -EPERM;
+	}
 	if (fd < 0)
-		return errno == ELOOP || errno == ENOTDIR ? -EPERM : -errno;
+		return -errno;
 	e = fstat(fd, &st) ? -errno : 0;
+	if (!e && (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
+		snprintf(why, whylen, "it must be a directory of root's that no one else can write, not a link");
+		e = -EPERM;
+	}
+	/*
+	 * QEMU, as a user of no rights, reads setup.sh and the shares through
+	 * RUN: a 0700 one (mktemp -d, umask 077) is made 0755, as ./results/ID is.
+	 */
+	if (!e && (st.st_mode & 0755) != 0755 && fchmod(fd, (st.st_mode & 07777) | 0755))
+		e = -errno;
 	close(fd);
 	if (e)
 		return e;
-	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
-		return -EPERM;
 	/* the last component is no link, so realpath only resolves the parents */
 	if (!realpath(path, real))
 		return -errno;
+	e = parents_safe(real, why, whylen);
+	if (e)
+		return e;
 	return snprintf(out, len, "%s", real) >= (int)len ? -ENAMETOOLONG : 0;
 }
 
@@ -144,11 +219,12 @@ static int up_names(const struct lab_up_opts *o, const struct topology *t, struc
 	snprintf(r->netns, sizeof(r->netns), "bpfwire-%s", r->id);
 	snprintf(r->statedir, sizeof(r->statedir), "%s/%s", LAB_STATE_ROOT, r->id);
 	if (o->results) {
-		int e = lab_claim_results(o->results, path, sizeof(path));
+		char why[PATH_MAX + 128] = "";
+		int e = lab_claim_results(o->results, path, sizeof(path), why, sizeof(why));
 
 		if (e) {
-			pr_warn("results dir %s: %s", o->results, e == -EPERM ? "refused: it must be a directory "
-				"of root's that no one else can write, not a link" : errno_str(e));
+			pr_warn("results dir %s: %s%s", o->results, e == -EPERM ? "refused: " : "",
+				e == -EPERM ? why : errno_str(e));
 			return e == -EPERM ? LAB_EUSAGE : LAB_FAIL;
 		}
 		snprintf(r->results, sizeof(r->results), "%s", path);
@@ -169,8 +245,9 @@ static int up_names(const struct lab_up_opts *o, const struct topology *t, struc
 }
 
 /* Names of the segments, guests, NICs, sockets; the guests' dirs and setup.sh. */
-static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
+static int up_guest_layout(const struct lab_up_opts *o, struct lab_run *r, const struct topology *t, int h)
 {
+	unsigned mib = o->share_mib ? o->share_mib : LAB_SHARE_DEFAULT_MIB;
 	struct lab_guest *g = &r->guests[h];
 	const struct topo_host *th = &t->hosts[h];
 	char path[PATH_MAX];
@@ -202,6 +279,16 @@ static int up_guest_layout(struct lab_run *r, const struct topology *t, int h)
 	ret = dir_empty(g->dir);
 	if (ret) {
 		pr_warn("couldn't empty %s, the share of an earlier run: %s", g->dir, errno_str(ret));
+		return LAB_FAIL;
+	}
+	/* what the guest writes has a size: a tmpfs until down copies it here */
+	ret = share_mount(g->dir, (unsigned long long)mib << 20);
+	if (ret) {
+		if (ret == -EOPNOTSUPP)
+			pr_warn("couldn't mount %s's share on %s: this kernel's tmpfs has no user xattrs "
+				"(QEMU's mapped-xattr needs them: Linux 6.6 or later)", g->name, g->dir);
+		else
+			pr_warn("couldn't mount %s's %u MiB share on %s: %s", g->name, mib, g->dir, errno_str(ret));
 		return LAB_FAIL;
 	}
 	g->nnics = th->nnics;
@@ -258,7 +345,7 @@ static int up_layout(const struct lab_up_opts *o, const struct topology *t, cons
 		return LAB_FAIL;
 	r->nguests = gt->nhosts;
 	for (int h = 0; h < gt->nhosts; h++)
-		if (up_guest_layout(r, gt, h))
+		if (up_guest_layout(o, r, gt, h))
 			return LAB_FAIL;
 	lab_save(r);
 	if (!o->quiet)
@@ -462,14 +549,13 @@ static int claim_run(const struct lab_up_opts *o, const struct topology *t, stru
 			return LAB_EUSAGE;
 		}
 		if (!o->results) {	/* ./results/ID, claimed like --results */
-			char real[PATH_MAX];
+			char real[PATH_MAX], why[PATH_MAX + 128] = "";
 
-			ret = lab_claim_results(r->results, real, sizeof(real));
+			ret = lab_claim_results(r->results, real, sizeof(real), why, sizeof(why));
 			if (ret) {
 				rmdir(r->statedir);
-				pr_warn("results dir %s: %s", r->results, ret == -EPERM ?
-					"refused: it must be a directory of root's that no one else can write, not a link" :
-					errno_str(ret));
+				pr_warn("results dir %s: %s%s", r->results, ret == -EPERM ? "refused: " : "",
+					ret == -EPERM ? why : errno_str(ret));
 				return ret == -EPERM ? LAB_EUSAGE : LAB_FAIL;
 			}
 			snprintf(r->results, sizeof(r->results), "%s", real);
@@ -567,6 +653,16 @@ int lab_down(struct lab_run *r, bool quiet)
 		}
 	}
 	reap_children();
+	/* the QEMUs are gone: each share's tmpfs back onto the results' disk */
+	for (int h = 0; h < r->nguests; h++) {
+		int e = share_unmount(r->guests[h].dir);
+
+		if (e) {
+			pr_warn("couldn't keep %s's share %s on disk: %s", r->guests[h].name, r->guests[h].dir,
+				errno_str(e));
+			ret = LAB_FAIL;
+		}
+	}
 	if (r->netns[0] && netns_delete(r->netns, err, sizeof(err))) {
 		pr_warn("couldn't delete netns %s: %s", r->netns, err);
 		ret = LAB_FAIL;

@@ -127,6 +127,7 @@ struct lab_up_opts {
 	const char *underlay_netns;	/* remote hosts' underlay; NULL: the root netns */
 	const char *ssh_config;	/* ssh -F for remote hosts; NULL: none */
 	const char *part;	/* boot only this part of a split topology */
+	unsigned share_mib;	/* each guest's share, a tmpfs of this size; 0: LAB_SHARE_DEFAULT_MIB */
 };
 
 enum link_how { LINK_CARRIER, LINK_BRIDGE_PORT };

@@ -22,6 +22,7 @@
 #include "kapi.h"
 #include "kbuild_record.h"
 #include "kseries.h"
+#include "lab.h"
 #include "log.h"
 #include "page.h"
 #include "steps.h"
@@ -323,6 +324,38 @@ static int default_results(const char *name, char *out, size_t len)
 	return -1;
 }
 
+/*
+ * Each ${BUILD}/FILE and ${SRC}/FILE a guest runs or reads: one that QEMU,
+ * as a user of no rights, could not read (a build under umask 077) stops
+ * the run before boot in one line, not as a step that fails after it.
+ */
+static int guest_files_readable(const struct scenario *s)
+{
+	static const struct { const char *var, *root; } trees[] = {
+		{ "${BUILD}/", BPFWIRE_BUILD_ROOT }, { "${SRC}/", BPFWIRE_SOURCE_ROOT },
+	};
+	char path[PATH_MAX], why[PATH_MAX * 2 + 200];
+
+	for (int i = 0; i < s->nsteps; i++) {
+		const struct scn_step *st = &s->steps[i];
+
+		if ((st->op != SCN_EXEC && st->op != SCN_SPAWN) || !st->text)
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(trees); k++)
+			for (const char *p = strstr(st->text, trees[k].var); p; p = strstr(p + 1, trees[k].var)) {
+				const char *f = p + strlen(trees[k].var);
+				size_t n = strspn(f, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-/");
+
+				snprintf(path, sizeof(path), "%s/%.*s", trees[k].root, (int)n, f);
+				if (guest_readable(trees[k].root, path, why, sizeof(why))) {
+					pr_warn("run: %s:%d: %s", s->path, st->line, why);
+					return -1;
+				}
+			}
+	}
+	return 0;
+}
+
 /* Parse the scenario and its topology, check one against the other, make RUN/steps. */
 /* --kernel-series: that series' bzImage, or why it is missing (LAB_NA). */
 static int series_kernel(struct runner *rn, const char *name)
@@ -452,6 +485,8 @@ static int runner_prepare(struct runner *rn, const char *name, const struct runn
 	}
 	if (runner_kernel(rn, o))
 		return rn->series == (unsigned)-1 ? LAB_EUSAGE : LAB_NA;
+	if (guest_files_readable(rn->s))
+		return LAB_FAIL;
 	if (o->dry_run) {
 		printf("bpfwire-lab run: dry run: would run %s (%d steps) on topology %s, kernel %s%s\n",
 		       rn->s->name, rn->s->nsteps, rn->s->topology, rn->kernel,
@@ -581,7 +616,8 @@ int runner_run(const char *name, const struct runner_opts *o)
 	struct runner rn = { 0 };
 	struct lab_up_opts up = { .accel = o->accel ? o->accel : "auto", .capture = !o->no_capture,
 				  .kernel = o->kernel, .append = o->append, .timeout_s = 120,
-				  .underlay_netns = o->underlay_netns, .ssh_config = o->ssh_config };
+				  .underlay_netns = o->underlay_netns, .ssh_config = o->ssh_config,
+				  .share_mib = o->share_mib };
 	char reason[1024] = "", *splat_text = NULL;
 	int splats = 0, failed;
 

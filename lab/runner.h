@@ -19,6 +19,7 @@ struct runner_opts {
 	const char *underlay_netns;	/* remote hosts' underlay netns; NULL: the root one */
 	const char *ssh_config;	/* ssh -F for remote hosts */
 	bool dry_run;		/* parse and resolve, say what would run, boot nothing */
+	unsigned share_mib;	/* each guest's share size (tmpfs); 0: the lab's default */
 };
 
 /* Directory of the shipped scenarios (SOURCE/scenarios). */

@@ -53,7 +53,8 @@ static const char usage_run[] =
 "  --no-capture   no tcpdump on the segments (the benchmark: it competes for CPU)\n"
 "  --trace        record each datagram's path through the sender's stack\n"
 "                 (trace/: RUN/path.txt, RUN/path.svg, RUN/hosts/H/path.json)\n"
-"  --underlay-netns NS  --ssh-config FILE   for remote hosts, as for `up`\n";
+"  --underlay-netns NS  --ssh-config FILE   for remote hosts, as for `up`\n"
+"  --share-size MIB  each guest's writable share, as for `up` (default 128)\n";
 
 static int run_opt(int c, const char *arg, void *p)
 {
@@ -70,6 +71,7 @@ static int run_opt(int c, const char *arg, void *p)
 	case 'A': o->append = arg; return 0;
 	case 'U': o->underlay_netns = arg; return 0;
 	case 'S': o->ssh_config = arg; return 0;
+	case 'Z': return parse_share_mib(arg, &o->share_mib);
 	}
 	return -1;
 }
@@ -87,6 +89,7 @@ int cmd_run(int argc, char **argv)
 		{ "append", required_argument, NULL, 'A' },
 		{ "underlay-netns", required_argument, NULL, 'U' },
 		{ "ssh-config", required_argument, NULL, 'S' },
+		{ "share-size", required_argument, NULL, 'Z' },
 		{ 0 }
 	};
 	struct runner_opts ro = { .accel = "auto" };

@@ -5,6 +5,8 @@
 # their dir, and `bench-boot` whose old name /tmp/bpfwire-bench-PID-1 they
 # can predict (here: the PID of the shell that execs it). The kernel is not
 # one, so QEMU starts, opens its console and ends: nothing boots.
+# Every dir above RUN is checked too (StrictModes): under a dir of nobody's,
+# or one of mode 0777 without the sticky bit, `up` refuses in one line.
 # Usage: test-results-claim.sh BPFWIRE_LAB
 lab=$1
 . "$(dirname "$0")/tap.sh"
@@ -31,6 +33,22 @@ st=$?
 [ $st = 2 ] && grep -q 'refused' "$tmp/up.log"; t $? "up --results into another user's dir is refused (status $st)"
 untouched; t $? "the files behind its links are untouched"
 "$lab" down --run q32claim > /dev/null 2>&1
+
+# A parent another user can write lets them swap RUN: refused in one line
+# before anything is laid out, whoever made RUN itself.
+mkdir -p "$tmp/nobodys" "$tmp/open"
+chown nobody "$tmp/nobodys"
+chmod 0777 "$tmp/open"
+for p in nobodys open; do
+	"$lab" up --results "$tmp/$p/run" --kernel "$tmp/bzImage" --accel tcg --timeout 10 --no-capture -q \
+		--run q32parent lone > "$tmp/parent.log" 2>&1
+	st=$?
+	"$lab" down --run q32parent > /dev/null 2>&1
+	case $p in nobodys) want='is owned by uid' ;; open) want='is mode 0777' ;; esac
+	[ $st = 2 ] && [ "$(wc -l < "$tmp/parent.log")" = 1 ] && grep -q "refused: its parent $tmp/$p $want" "$tmp/parent.log"
+	t $? "up --results $tmp/$p/run (parent $p) is refused in one line (status $st: $(head -c 200 "$tmp/parent.log"))"
+	[ ! -e "$tmp/$p/run/consoles" ]; t $? "nothing laid out under $tmp/$p/run"
+done
 
 # bench-boot: the dir its old code named after its own PID, planted first
 rm -f "$tmp/bench.pid"

@@ -42,7 +42,7 @@ static void plant(const char *dir, uid_t uid, mode_t mode)
 
 static void test_claim(void)
 {
-	char dir[PATH_MAX], out[PATH_MAX], victim[PATH_MAX + 16], *text;
+	char dir[PATH_MAX], out[PATH_MAX], victim[PATH_MAX + 16], why[PATH_MAX + 128], *text;
 	struct passwd *nobody = getpwnam("nobody");
 	uid_t other = nobody ? nobody->pw_uid : 65534;
 	struct stat st;
@@ -60,13 +60,13 @@ static void test_claim(void)
 	tap_case_begin("a results dir another user made first is refused");
 	snprintf(dir, sizeof(dir), "%s/bpfwire-bench-1234-1", tmp);
 	plant(dir, other, 0755);
-	ASSERT_EQ(lab_claim_results(dir, out, sizeof(out)), -EPERM, "claim of nobody's dir");
+	ASSERT_EQ(lab_claim_results(dir, out, sizeof(out), why, sizeof(why)), -EPERM, "claim of nobody's dir");
 	tap_case_end();
 
 	tap_case_begin("root's dir that others can write is refused");
 	snprintf(dir, sizeof(dir), "%s/world-writable", tmp);
 	plant(dir, 0, 01777);
-	ASSERT_EQ(lab_claim_results(dir, out, sizeof(out)), -EPERM, "claim of a 1777 dir");
+	ASSERT_EQ(lab_claim_results(dir, out, sizeof(out), why, sizeof(why)), -EPERM, "claim of a 1777 dir");
 	tap_case_end();
 
 	tap_case_begin("a link to root's own dir is refused");
@@ -75,15 +75,45 @@ static void test_claim(void)
 	snprintf(out, sizeof(out), "%s/link", tmp);
 	symlink(dir, out);
 	snprintf(dir, sizeof(dir), "%s/link", tmp);
-	ASSERT_EQ(lab_claim_results(dir, out, sizeof(out)), -EPERM, "claim through a link");
+	ASSERT_EQ(lab_claim_results(dir, out, sizeof(out), why, sizeof(why)), -EPERM, "claim through a link");
 	tap_case_end();
 
 	tap_case_begin("a new dir is made, root's, 0755; root's own old one is taken");
 	snprintf(dir, sizeof(dir), "%s/new/run/", tmp);
-	ASSERT_OK(lab_claim_results(dir, out, sizeof(out)), "claim of a new dir");
+	ASSERT_OK(lab_claim_results(dir, out, sizeof(out), why, sizeof(why)), "claim of a new dir");
 	ASSERT_OK(lstat(out, &st), "it exists");
 	ASSERT_TRUE(S_ISDIR(st.st_mode) && st.st_uid == 0 && (st.st_mode & 07777) == 0755, "root's 0755 dir");
-	ASSERT_OK(lab_claim_results(dir, out, sizeof(out)), "claimed again (a rerun into it)");
+	ASSERT_OK(lab_claim_results(dir, out, sizeof(out), why, sizeof(why)), "claimed again (a rerun into it)");
+	tap_case_end();
+
+	tap_case_begin("a results dir of root's under nobody's dir is refused, naming it");
+	snprintf(dir, sizeof(dir), "%s/nobodys", tmp);
+	mkdir(dir, 0755);
+	if (chown(dir, other, other))
+		perror(dir);
+	snprintf(dir, sizeof(dir), "%s/nobodys/run", tmp);
+	mkdir(dir, 0755);
+	why[0] = '\0';
+	ASSERT_EQ(lab_claim_results(dir, out, sizeof(out), why, sizeof(why)), -EPERM, "claim under nobody's dir");
+	ASSERT_TRUE(strstr(why, "/nobodys is owned by uid") != NULL, why);
+	tap_case_end();
+
+	tap_case_begin("a results dir of root's under a 0777 dir (not sticky) is refused, naming it");
+	snprintf(dir, sizeof(dir), "%s/open", tmp);
+	mkdir(dir, 0777);
+	chmod(dir, 0777);
+	snprintf(dir, sizeof(dir), "%s/open/deeper/run", tmp);
+	why[0] = '\0';
+	ASSERT_EQ(lab_claim_results(dir, out, sizeof(out), why, sizeof(why)), -EPERM, "claim under a 0777 dir");
+	ASSERT_TRUE(strstr(why, "/open is mode 0777") != NULL, why);
+	tap_case_end();
+
+	tap_case_begin("under a sticky 1777 dir of root's (as /tmp) a dir of root's is taken");
+	snprintf(dir, sizeof(dir), "%s/sticky", tmp);
+	mkdir(dir, 01777);
+	chmod(dir, 01777);
+	snprintf(dir, sizeof(dir), "%s/sticky/run", tmp);
+	ASSERT_OK(lab_claim_results(dir, out, sizeof(out), why, sizeof(why)), "claim under a 1777 dir");
 	tap_case_end();
 
 	tap_case_begin("the victim behind the planted links is untouched");
