@@ -7,8 +7,8 @@
 # no more than the share's size (and the run's few logs), the run passes,
 # and teardown leaves no mount, netns or state dir; the share's files are
 # on the results' disk after down.
-# Needs root and a kernel. Usage: test-share-size.sh BPFWIRE_LAB SCENARIO_DIR
-lab=$1 dir=$2
+# Needs root and a kernel. Usage: test-share-size.sh BPFWIRE_LAB SCENARIO_DIR BPFWIRE_LOCK
+lab=$1 dir=$2 locker=$3
 . "$(dirname "$0")/tap.sh"
 tap_need_root
 tap_need_kernel
@@ -20,7 +20,7 @@ mount -t tmpfs -o size=48m,mode=0755 bpfwire-test-results "$res" || { echo "1..0
 free_kib() { df -k --output=avail "$res" | tail -1 | tr -d ' '; }
 before=$(free_kib)
 echo "# results on a 48 MiB tmpfs, $before KiB free; the guest writes 64 MiB into an 8 MiB share"
-flock /tmp/bpfwire-guest.lock "$lab" run --no-capture --share-size 8 --results "$res/run" "$dir/fill" \
+"$locker" guest "$lab" run --no-capture --share-size 8 --results "$res/run" "$dir/fill" \
 	> "$tmp/run.log" 2>&1
 st=$?
 after=$(free_kib)

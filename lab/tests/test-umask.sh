@@ -4,8 +4,8 @@
 # share) passes under `umask 077`, and with --results "$(mktemp -d)". A
 # file of the build tree that guests cannot read (0700, as a build under
 # umask 077 leaves it) stops `run` before boot with one line naming it.
-# Needs root and a kernel. Usage: test-umask.sh BPFWIRE_LAB SCENARIO_DIR
-lab=$1 dir=$2
+# Needs root and a kernel. Usage: test-umask.sh BPFWIRE_LAB SCENARIO_DIR BPFWIRE_LOCK
+lab=$1 dir=$2 locker=$3
 . "$(dirname "$0")/tap.sh"
 tap_need_root
 tap_need_kernel
@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp" "$unread" "$made"' EXIT
 run_case() {
 	name=$1 mask=$2
 	shift 2
-	(umask "$mask" && exec flock /tmp/bpfwire-guest.lock "$lab" run --no-capture "$@" "$dir/plain") \
+	(umask "$mask" && exec "$locker" guest "$lab" run --no-capture "$@" "$dir/plain") \
 		> "$tmp/$name.log" 2>&1
 	st=$?
 	[ "$st" = 0 ]; t $? "$name: plain passes (exit $st): $(grep -E '^plain: ' "$tmp/$name.log" | head -c 300)"
