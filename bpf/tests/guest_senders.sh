@@ -8,7 +8,9 @@
 # command line.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev 2>/dev/null
-mount -t tmpfs run /run; mount -t bpf bpf /sys/fs/bpf
+# /run 0755 (tmpfs makes 1777): the key files below live there, and a
+# key in a directory others can write is refused (StrictModes).
+mount -t tmpfs -o mode=0755 run /run; mount -t bpf bpf /sys/fs/bpf
 # The build tree may live under /tmp (a CI clone): keep the host's /tmp
 # reachable before a tmpfs covers it.
 mkdir -p /run/host-tmp && mount --bind /tmp /run/host-tmp
