@@ -74,6 +74,11 @@ reached() {
 show() { sed 's/^/#   /' "$tmp/review.out"; }
 
 # --- a. nobody holds the old lock files ---------------------------------------
+# An older bpfwire leaves these, root's (0600 for one): unheld, they are
+# stale and go, so that nobody can make and hold them as an attacker would.
+for f in /tmp/bpfwire-kbuild.lock /tmp/bpfwire-guest.lock; do
+	[ -f "$f" ] && [ "$(stat -c %u "$f")" = 0 ] && flock -n "$f" true && rm -f "$f"
+done
 for f in /tmp/bpfwire-kbuild.lock /tmp/bpfwire-guest.lock; do
 	[ -e "$f" ] || made="$made $f"
 	# one process holding it (setpriv execs bash, bash execs sleep: $! is
