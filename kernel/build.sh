@@ -224,15 +224,15 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	"$here/sandbox.sh" --rw "$sbx" "${ro[@]}" -- bash "$here/build.sh" "${a[@]}" || exit $?
 	# Data from here on: plain files only, checked before root uses them.
 	[ -d "$sbx/out" ] && [ ! -L "$sbx/out" ] || die "the sandboxed build left no output directory $sbx/out"
-	for f in bzImage vmlinux vmlinux.h config series.json api.json build.log; do
-		[ "$f" != series.json ] || [ -n "$series_tool" ] || continue
-		[ "$f" != api.json ] || [ -n "$kapi" ] || continue
+	taken=(bzImage vmlinux vmlinux.h config build.log)
+	[ -z "$series_tool" ] || taken+=(series.json)
+	[ -z "$kapi" ] || taken+=(api.json)
+	for f in "${taken[@]}"; do
 		[ -f "$sbx/out/$f" ] && [ ! -L "$sbx/out/$f" ] ||
 			die "the sandboxed build's $f is not a plain file: refused"
 	done
 	"$here/check-vmlinux-h.sh" "$sbx/out/vmlinux.h" || die "$sbx/out/vmlinux.h is not what bpftool writes: refused, nothing will be compiled against it"
-	for f in bzImage vmlinux vmlinux.h config series.json api.json build.log; do
-		[ -f "$sbx/out/$f" ] || continue
+	for f in "${taken[@]}"; do
 		cmp -s "$sbx/out/$f" "$out/$f" && [ ! -L "$out/$f" ] && continue
 		rm -f "$out/$f.new"
 		cp -- "$sbx/out/$f" "$out/$f.new"
