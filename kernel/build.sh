@@ -21,6 +21,11 @@
 # it with the patch's subject and git's own lines about the failed hunk.
 # The tarball and a user's tree are only ever read.
 set -euo pipefail
+# The system's tools, whoever runs it: Kconfig asks PATH's rustc for its
+# version, so root's ~/.cargo/bin put CONFIG_RUSTC_VERSION in autoconf.h,
+# the sandbox (which has the system's PATH) got 0, and none of root's
+# ccache entries matched a reviewed series' objects.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 . "$(dirname "$(realpath "$0")")/source-version.sh"
 
 usage() {
@@ -135,10 +140,6 @@ if [ -n "$user_patches" ] && [ "$user_patches" != none ]; then
 	user_patches=$(realpath "$user_patches")
 fi
 here=$(dirname "$(realpath "$0")")
-# bpfwire's own flavours also put what ccache compiles here, in the layout
-# of ccache's file storage, which a sandboxed build reads (read-only) as
-# its second cache: its hits without its power to poison them.
-ccache_shared=${XDG_CACHE_HOME:-$HOME/.cache}/bpfwire/ccache-shared
 # A fragment sets a string only from this list: another string may be a
 # host path that the build reads into the kernel (INITRAMFS_SOURCE,
 # EXTRA_FIRMWARE_DIR, SYSTEM_TRUSTED_KEYS, MODULE_SIG_KEY...).
@@ -219,7 +220,19 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	   ! "$here/sandbox.sh" "${ro[@]}" -- test -r "$source" -a \( -f "$source" -o -x "$source" \); then
 		die "$source cannot be read by the sandbox's uid $uid, which builds a reviewer's series: make it readable by all (chmod -R o+rX, and o+x on its parents)"
 	fi
-	[ ! -d "$ccache_shared" ] || ro+=(--ro-at "$ccache_shared" /tmp/ccache-root)
+	# The sandbox's ccache starts as a copy of root's: root's hits, and
+	# nothing the series compiles ever reaches root's cache. Copied once
+	# per build directory, by root, before any sandboxed code runs.
+	if [ ! -e "$sbx/ccache" ] && [ ! -L "$sbx/ccache" ] && command -v ccache >/dev/null 2>&1; then
+		rcache=$(ccache -k cache_dir)
+		if [ -d "$rcache" ]; then
+			phase "sandbox: ccache seeded from $rcache ($(du -sh "$rcache" | cut -f1))"
+			rm -rf "$out/.ccache-seed"
+			cp -a -- "$rcache" "$out/.ccache-seed"
+			chown -R "$uid:$uid" "$out/.ccache-seed"
+			mv -T -- "$out/.ccache-seed" "$sbx/ccache"
+		fi
+	fi
 	phase "sandbox: the build runs as uid $uid with no network; only $sbx is writable"
 	"$here/sandbox.sh" --rw "$sbx" "${ro[@]}" -- bash "$here/build.sh" "${a[@]}" || exit $?
 	# Data from here on: plain files only, checked before root uses them.
@@ -249,8 +262,6 @@ if [ -n "$inside" ]; then
 	src=$inside/src obj=$inside/obj dest=$inside/out
 	mkdir -p "$dest"
 	export CCACHE_DIR=$inside/ccache XDG_CACHE_HOME=$inside/cache
-	# Root's cache serves hits and takes nothing back.
-	[ ! -d /tmp/ccache-root ] || export CCACHE_SECONDARY_STORAGE="file:/tmp/ccache-root|read-only"
 fi
 # Fixed committer and dates: the same inputs give the same commits.
 git_() { git -C "$src" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
@@ -598,14 +609,11 @@ if command -v ccache >/dev/null 2>&1; then
 	# a wrapper: a source with .incbin bypasses the cache (ccache-cc.sh)
 	cc="$(cd "$(dirname "$0")" && pwd)/ccache-cc.sh"
 	# Paths relative to the build root let a fresh clone reuse the cache.
-	export CCACHE_BASEDIR=$(dirname "$src") CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+	export CCACHE_BASEDIR=$(dirname "$src") CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime,locale
 	# Depend mode: a miss does not run the preprocessor a second time, the
 	# compiler's -MMD list names the headers. net/ipv4 with an empty cache:
 	# 78 s, 58 s in depend mode, 48 s without ccache; hits 6 s either way.
 	export CCACHE_DEPEND=1
-	if [ -z "$inside" ] && mkdir -p "$ccache_shared" 2>/dev/null; then
-		export CCACHE_SECONDARY_STORAGE="file:$ccache_shared|umask=022"
-	fi
 fi
 # The object total of the last build of this config, so progress has a scale.
 # Kept per user, like ccache, so a fresh clone knows it too.
