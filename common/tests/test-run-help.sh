@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ./run CMD --help answers at once: the tool's own usage when it is built,
+# run's usage and a line when it is not, and never an install, a meson
+# setup or a kernel build. Fake apt-get, dpkg-query, meson and ninja first
+# in PATH record any call; a call is a failure.
+#
+#   test-run-help.sh SOURCE_ROOT BUILD_DIR
+set -u
+. "$(dirname "$0")/../../lab/tests/tap.sh"
+[ $# -eq 2 ] || { echo "Bail out! usage: test-run-help.sh SOURCE_ROOT BUILD_DIR"; exit 1; }
+root=$(realpath "$1") build=$(realpath "$2")
+tap_tmpdir
+mkdir "$tmp/bin"
+for p in apt-get dpkg-query meson ninja; do
+	printf '#!/bin/sh\necho "%s $*" >>"%s/called"\nexit 1\n' "$p" "$tmp" >"$tmp/bin/$p"
+	chmod 755 "$tmp/bin/$p"
+done
+
+# help BUILD CMD: run "./run CMD --help" with BPFWIRE_BUILD=BUILD; $out, $rc,
+# $secs and $called (what the fakes recorded) after.
+help() {
+	local t0
+	rm -f "$tmp/called"
+	t0=$(date +%s%N)
+	out=$(cd "$tmp" && BPFWIRE_BUILD=$1 PATH=$tmp/bin:$PATH timeout 60 "$root/run" $2 --help 2>&1)
+	rc=$?
+	secs=$(( ($(date +%s%N) - t0) / 1000000 ))
+	# the first call and how many: an install makes about fifty
+	called=
+	[ ! -s "$tmp/called" ] || called="$(head -n 1 "$tmp/called") and $(($(wc -l <"$tmp/called") - 1)) more"
+}
+
+for cmd in demo tests bench review ""; do
+	help "$tmp/nobuild" "$cmd"
+	t "$([ $rc = 0 ] && grep -q '^  ./run demo' <<<"$out" && [ -z "$called" ] && echo 0)" \
+		"no build: ./run ${cmd:+$cmd }--help prints run's usage in $secs ms, exit $rc, calling nothing${called:+ (called: $called)}"
+done
+for pair in "demo:usage: bpfwire-lab run" "review:usage: bpfwire-review" "bench:usage: bpfwire-bench"; do
+	cmd=${pair%%:*} want=${pair#*:}
+	help "$build" "$cmd"
+	t "$([ $rc = 0 ] && grep -qF "$want" <<<"$out" && [ -z "$called" ] && echo 0)" \
+		"built: ./run $cmd --help prints '$want' in $secs ms, exit $rc, calling nothing${called:+ (called: $called)}"
+done
+tap_done
