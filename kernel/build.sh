@@ -216,6 +216,10 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	ro=(--ro "$(dirname "$here")" --ro "$source")
 	[ -z "$series_tool" ] || ro+=(--ro "$(dirname "$(realpath "$series_tool")")")
 	[ -z "$kapi" ] || ro+=(--ro "$(dirname "$kapi")")
+	# bpfwire's series, wherever they are named from.
+	for d in "$patches" "$fixes" "$netpoll_dir" "${series[@]}"; do
+		[ -z "$d" ] || [ ! -d "$d" ] || ro+=(--ro "$d")
+	done
 	if [ "$source" != /usr/src/linux-source-6.12.tar.xz ] &&
 	   ! "$here/sandbox.sh" "${ro[@]}" -- test -r "$source" -a \( -f "$source" -o -x "$source" \); then
 		die "$source cannot be read by the sandbox's uid $uid, which builds a reviewer's series: make it readable by all (chmod -R o+rX, and o+x on its parents)"

@@ -56,9 +56,9 @@ for kind in tarball tree; do
 done
 small_disk run sh -c 'cp "$1/run" run && ./run tests' - "$root"
 t $([ "$rc" = 1 ] && echo 0) "./run tests exits 1 on a 64 MiB disk (got $rc)"
-t $(grep -q '^run: disk: 0 GiB free under .*; the 4 kernel trees not built yet need about 18 GiB$' <<<"$out" && echo 0) \
-	"./run tests says what is free and what the four trees need"
-t $(grep -q '^run: error: 0 GiB is less than the 18 GiB the kernel trees need; nothing was built' <<<"$err" && echo 0) \
+t $(grep -q '^run: disk: 0 GiB free under .*; the 3 kernel trees not built yet need about 13 GiB$' <<<"$out" && echo 0) \
+	"./run tests says what is free and what the three trees need"
+t $(grep -q '^run: error: 0 GiB is less than the 13 GiB the kernel trees need; nothing was built' <<<"$err" && echo 0) \
 	"./run tests: one error line"
 t $([ "$left" = run ] && echo 0) "./run tests wrote nothing beside itself ($(tr '\n' ' ' <<<"$left"))"
 t $([ "$(stat -c '%s %Y %i' "$tarball")" = "$tar_before" ] && echo 0) "the tarball is unchanged"

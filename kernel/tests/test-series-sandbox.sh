@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # A series under review is a stranger's code: what it would do to the host
 # through build.sh --sandbox, tried as the attacker would, on a tiny fake
-# kernel tree (a Makefile that plays allnoconfig, olddefconfig and
-# bzImage, and a raw BTF blob as its vmlinux) so that each attempt takes
-# seconds:
+# kernel tree (fake-kernel.sh: a Makefile that plays allnoconfig,
+# olddefconfig and bzImage, and a raw BTF blob as its vmlinux) so that
+# each attempt takes seconds:
 #  - its Makefile records `id -u`, writes into a baseline's meson-logs/,
 #    connects to a listener on the host's loopback, and leaves a process
 #    behind;
@@ -22,46 +22,20 @@ set -u
 [ $# -eq 1 ] || { echo "Bail out! usage: test-series-sandbox.sh SOURCE_ROOT"; exit 1; }
 root=$(realpath "$1")
 build_sh=$root/kernel/build.sh sandbox=$root/kernel/sandbox.sh check_h=$root/kernel/check-vmlinux-h.sh
-tap_need_root
-command -v bwrap >/dev/null || { echo "1..0 # SKIP bwrap is missing (apt-get install bubblewrap)"; exit 0; }
+. "$root/kernel/tests/fake-kernel.sh"
+fake_kernel_need
 command -v python3 >/dev/null || { echo "1..0 # SKIP python3 is missing"; exit 0; }
-[ -r /sys/kernel/btf/vmlinux ] || { echo "1..0 # SKIP no /sys/kernel/btf/vmlinux to stand for a vmlinux"; exit 0; }
 tap_tmpdir
 # The sandbox's uid reads the fake tree; the baseline and secret do not open.
 chmod 755 "$tmp"
-mkdir -p "$tmp/baseline/meson-logs" "$tmp/tree/kernel/configs" "$tmp/tree/scripts" "$tmp/secret"
+mkdir -p "$tmp/baseline/meson-logs" "$tmp/secret"
 chmod 700 "$tmp/secret"
 echo "root-only secret" >"$tmp/secret/key"
 chmod 600 "$tmp/secret/key"
 uid=$("$sandbox" --uid)
 
-# The fake kernel: just enough of kbuild's interface for build.sh.
-cat >"$tmp/tree/Makefile" <<'EOF'
-VERSION = 6
-PATCHLEVEL = 12
-SUBLEVEL = 0
-EXTRAVERSION =
-KCONFIG_CONFIG ?= .config
-allnoconfig:
-	cat $(KCONFIG_ALLCONFIG) >$(O)/$(KCONFIG_CONFIG)
-olddefconfig:
-	@true
-bzImage:
-	mkdir -p $(O)/arch/x86/boot/compressed $(O)/include/config
-	cp $(CURDIR)/btf.raw $(O)/vmlinux
-	cp $(O)/vmlinux $(O)/arch/x86/boot/compressed/vmlinux.bin
-	cp $(O)/vmlinux $(O)/arch/x86/boot/bzImage
-	echo 6.12.0$(LOCALVERSION) >$(O)/include/config/kernel.release
-.PHONY: allnoconfig olddefconfig bzImage
-EOF
-printf '#!/bin/sh\ncat "$1"\n' >"$tmp/tree/scripts/extract-vmlinux"
-chmod 755 "$tmp/tree/scripts/extract-vmlinux"
-echo "CONFIG_HYPERVISOR_GUEST=y" >"$tmp/tree/kernel/configs/kvm_guest.config"
-cp /sys/kernel/btf/vmlinux "$tmp/tree/btf.raw"
-git -C "$tmp/tree" init -q
-git -C "$tmp/tree" add -A
-git -C "$tmp/tree" -c user.name=t -c user.email=t@example.invalid commit -q -m base
-echo "CONFIG_FOO=y" >"$tmp/frag.config"
+fake_kernel "$tmp/tree" --git
+echo "CONFIG_NET=y" >"$tmp/frag.config"
 
 # A listener on the host's loopback: a connection from the series would
 # write "connected" into its log.
