@@ -31,10 +31,10 @@ bad=$(awk '/^[ \t]*(#|$)/ { next }
 	}' "$list")
 [ -z "$bad" ] || sed 's/^/# does not parse: /' <<<"$bad"
 t "$( [ -z "$bad" ] && echo 0)" "every line of $(basename "$list") is PACKAGE DEBIAN_VERSION KERNEL_VERSION, the three agreeing"
+# In subshells: ksrc_read must find each tarball's package itself.
 for p in linux-source-6.12 linux-source-7.2 linux-source-7.3; do
-	KSRC_PACKAGE=$p
-	known=$(ksrc_known)
-	echo "# $p: $(ksrc_known_desc)"
+	known=$(KSRC_PACKAGE=$p; ksrc_known)
+	echo "# $p: $(KSRC_PACKAGE=$p; ksrc_known_desc)"
 	t "$( [ -n "$known" ] && [ "$(wc -l <<<"$known")" = "$(grep -c "^$p " "$list")" ] &&
 		! awk -v x="${p#linux-source-}." 'index($2, x) != 1 { exit 0 } END { exit 1 }' <<<"$known" && echo 0)" \
 		"$p is listed, and ksrc_known gives its lines only"
