@@ -125,10 +125,14 @@ ksrc_pin_cmd() {
 
 # ksrc_say PREFIX: the version line on stdout; when the version is not
 # listed, a warning on stderr with the pin command.
+# A package none of whose versions is listed (the series not ported to it
+# yet) is said so, without a warning: there is no version to pin.
 ksrc_say() {
 	local prefix=$1
 	if ksrc_is_known; then
 		echo "$prefix source: $KSRC_DESC, a version the patch series are known to apply to"
+	elif [ -z "$(ksrc_known)" ]; then
+		echo "$prefix source: $KSRC_DESC; the patch series are not known to apply to any $KSRC_PACKAGE version yet (kernel/source-versions)"
 	else
 		echo "$prefix source: $KSRC_DESC; the patch series are known to apply to: $(ksrc_known_desc)"
 		echo "${prefix%% *} warning: this version is not in kernel/source-versions: the patches may still apply. If one does not, pin a known version: $(ksrc_pin_cmd)" >&2
@@ -207,9 +211,13 @@ ksrc_apply() {
 		else
 			echo "$prefix   this version is not in kernel/source-versions; the series are known to apply to: $(ksrc_known_desc)"
 		fi
-		echo "$prefix what to do: pin $KSRC_PACKAGE to a version the series are known to apply to:"
-		echo "$prefix     $(ksrc_pin_cmd)"
-		[ -n "$KSRC_PKG" ] || echo "$prefix   and build from its tarball, /usr/src/$KSRC_PACKAGE.tar.xz (build.sh --tarball names another);"
+		if [ -n "$(ksrc_known)" ]; then
+			echo "$prefix what to do: pin $KSRC_PACKAGE to a version the series are known to apply to:"
+			echo "$prefix     $(ksrc_pin_cmd)"
+			[ -n "$KSRC_PKG" ] || echo "$prefix   and build from its tarball, /usr/src/$KSRC_PACKAGE.tar.xz (build.sh --tarball names another);"
+		else
+			echo "$prefix what to do: no $KSRC_PACKAGE version is known to take the series yet: build from linux-source-6.12 (build.sh --tarball /usr/src/linux-source-6.12.tar.xz),"
+		fi
 		echo "$prefix   or refresh the series for this version: fix the hunk in the patch file, check with the kernel-series-apply test, then add the version to kernel/source-versions."
 		echo "$prefix   Nothing was changed: the tarball is only read and the patch was applied to a scratch index."
 	} >&2
