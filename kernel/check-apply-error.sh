@@ -103,7 +103,8 @@ check "the error says to pin $pin or refresh the series" \
 	eval 'has "$err" "apt-get install linux-source-6.12=$pin && apt-mark hold linux-source-6.12" && has "$err" "refresh the series"'
 
 # --- the same for a version kernel/source-versions does not list --------------
-printf '# test list\n6.12.0-1 6.12.0\n' >"$scratch/versions"
+# Its last line is another package's: the pin must still be 6.12's newest.
+printf '# test list\nlinux-source-6.12 6.12.0-1 6.12.0\nlinux-source-7.2 6.12.0-2 6.12.0\n' >"$scratch/versions"
 g read-tree pristine
 err=$( { KSRC_VERSIONS=$scratch/versions; ksrc_say "#"; ksrc_apply "$tree" "$broken"; } 2>&1)
 echo "$err" | sed 's/^/# unlisted: /'
