@@ -205,12 +205,19 @@ echo untracked >"$tree/untracked-review-test"
 git -C "$tree" status --porcelain >/dev/null	# settle the index before the snapshot
 snap() { git -C "$tree" --no-optional-locks status --porcelain; git -C "$tree" rev-parse HEAD
 	find "$tree" -printf '%p %T@ %s\n' | sort; }
-snap >"$tmp/tree.before"
-step b-git-source --source "$tree" --user-patches "$in/good.mbox" --netpoll auto
-check $rc "b: --source a git work tree builds" || show
-snap >"$tmp/tree.after"
-cmp -s "$tmp/tree.before" "$tmp/tree.after"
-check $? "b: the tree is not written to (git status, HEAD, every file's mtime)" || diff "$tmp/tree.before" "$tmp/tree.after" | head -5 | sed 's/^/#   /'
+# source_step STEP SNAP SEEN WHAT TREE: a build of TREE (WHAT) as --source;
+# it builds, and the snapshot SNAP (of SEEN) reads the same after.
+source_step() {
+	local name=$1 snapfn=$2 seen=$3 what=$4 src=$5
+	"$snapfn" >"$tmp/$name.before"
+	step "$name" --source "$src" --user-patches "$in/good.mbox" --netpoll auto
+	check $rc "${name%%-*}: --source $what builds" || show
+	"$snapfn" >"$tmp/$name.after"
+	cmp -s "$tmp/$name.before" "$tmp/$name.after"
+	check $? "${name%%-*}: the tree is not written to ($seen)" ||
+		diff "$tmp/$name.before" "$tmp/$name.after" | head -5 | sed 's/^/#   /'
+}
+source_step b-git-source snap "git status, HEAD, every file's mtime" "a git work tree" "$tree"
 grep -q "uncommitted changes or untracked files: they are not used" "$log"
 t $? "b: its uncommitted changes are said not to be used"
 grep -qF "a commit only in the source tree" "$b/src/net/core/dev_addr_lists.c" &&
@@ -225,12 +232,7 @@ mkdir -p "$utree"
 git -C "$tmp/fake" archive pristine | tar -x -C "$utree"
 echo "/* a change only in the unpacked tree (review test) */" >>"$utree/net/core/dev_addr_lists.c"
 usnap() { find "$utree" -printf '%p %T@ %s\n' | sort; }
-usnap >"$tmp/utree.before"
-step e-unpacked-source --source "$utree" --user-patches "$in/good.mbox" --netpoll auto
-check $rc "e: --source an unpacked tree builds" || show
-usnap >"$tmp/utree.after"
-cmp -s "$tmp/utree.before" "$tmp/utree.after"
-check $? "e: the tree is not written to (every file's mtime)" || diff "$tmp/utree.before" "$tmp/utree.after" | head -5 | sed 's/^/#   /'
+source_step e-unpacked-source usnap "every file's mtime" "an unpacked tree" "$utree"
 grep -qF "a change only in the unpacked tree" "$b/src/net/core/dev_addr_lists.c"
 t $? "e: the build has the tree's files"
 json_has '"kind":"tree"'; t $? "e: series.json: a tree base"
