@@ -29,7 +29,7 @@ root=$(realpath "$1") series_tool=$(realpath "$2")
 . "$root/kernel/tests/fake-kernel.sh"
 fake_kernel_need
 command -v meson >/dev/null || { echo "1..0 # SKIP meson is missing"; exit 0; }
-tap_tmpdir; [ -z "${KEEP:-}" ] || trap - EXIT
+tap_tmpdir
 k=$root/kernel
 
 # setup NAME OPTIONS...: meson setup into $tmp/NAME, its output in
