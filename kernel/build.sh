@@ -35,12 +35,13 @@ usage: build.sh --out DIR (--patches DIR [--fixes DIR] | --user-patches PATH)
                 [--source TARBALL|DIR] [--netpoll auto|true|false]
                 [--netpoll-series DIR] [--localversion SUFFIX]
                 [--flavour NAME] [--series-json TOOL] [--jobs N] [--sandbox]
+                [--kernel-version X.Y]
 
 Builds DIR/{bzImage,vmlinux,vmlinux.h,config,series.json} from the source
 plus the patch series.
 
---source: a kernel tarball (default /usr/src/linux-source-6.12.tar.xz;
-  --tarball is the same), a git work tree (its HEAD commit is fetched,
+--source: a kernel tarball (default /usr/src/linux-source-6.12.tar.xz, or
+  linux-source-X.Y's with --kernel-version; --tarball is the same), a git work tree (its HEAD commit is fetched,
   read-only; uncommitted changes are not used) or an unpacked tree (its
   files, all of them, are committed into DIR/src). The
   source is never written to.
@@ -60,6 +61,8 @@ plus the patch series.
 --flavour NAME and --series-json TOOL (bpfwire-kernel-series) write
   DIR/series.json: flavour, release, base, patches, mbox sha256, netpoll,
   fragments.
+--kernel-version X.Y: the tree must be Linux X.Y (its Makefile), else
+  nothing is built; series.json names its version (kernel_version).
 --sandbox: the inputs are a reviewer's (a series, a source, a fragment):
   everything that runs or reads the series' tree, from the unpack to the
   BTF dump, runs in kernel/sandbox.sh (no root, no network, only DIR/sbx
@@ -74,10 +77,10 @@ USAGE
 }
 
 out= patches= fixes= user_patches= localversion= jobs=0 flavour= series_tool= kapi=
-netpoll=auto netpoll_dir=
+netpoll=auto netpoll_dir= kversion=
 sandbox=false inside= patches_shown= fragment_text= fragment_wanted=
 fragments=() series=()
-source=/usr/src/linux-source-6.12.tar.xz
+source=
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || case "$1" in -h|--help|--sandbox) ;; *) echo "build.sh: $1 needs a value" >&2; exit 2 ;; esac
 	case "$1" in
@@ -95,6 +98,7 @@ while [ $# -gt 0 ]; do
 	--series-json) series_tool=$2; shift 2 ;;
 	--kapi) kapi=$(realpath "$2"); shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
+	--kernel-version) kversion=$2; shift 2 ;;
 	--sandbox) sandbox=true; shift ;;
 	# Set by the sandboxed run of this script for itself.
 	--inside) inside=$2; shift 2 ;;
@@ -107,6 +111,10 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$out" ] && { [ -n "$patches" ] || [ -n "$user_patches" ]; } && [ ${#fragments[@]} -gt 0 ] || { usage >&2; exit 2; }
 case "$netpoll" in auto|true|false) ;; *) echo "build.sh: --netpoll '$netpoll' is not auto, true or false" >&2; exit 2 ;; esac
+[[ -z $kversion || $kversion =~ ^[0-9]+\.[0-9]+$ ]] || { echo "build.sh: --kernel-version '$kversion' is not X.Y (6.12, 7.3)" >&2; exit 2; }
+# Debian's tarball of the version (linux-source-X.Y), unless named.
+default_tarball=/usr/src/linux-source-${kversion:-6.12}.tar.xz
+[ -n "$source" ] || source=$default_tarball
 
 die() { echo "kernel: error: $*" >&2; exit 1; }
 t0=$(date +%s)
@@ -122,6 +130,8 @@ elif [ -f "$source" ]; then
 	kind=tarball
 elif [ "$source" = /usr/src/linux-source-6.12.tar.xz ]; then
 	die "$source is missing: the Debian package linux-source-6.12 is not installed (apt-get install linux-source-6.12)"
+elif [ "$source" = "$default_tarball" ]; then
+	die "$source is missing: the Debian package linux-source-$kversion is not installed (tools/install-sources linux-source-$kversion)"
 else
 	die "kernel source $source does not exist: name a kernel tarball, a git work tree or an unpacked tree"
 fi
@@ -189,6 +199,7 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	mkdir -p "$sbx/in"
 	a=(--out "$out" --inside "$sbx" --netpoll "$netpoll" --localversion "$localversion"
 	   --source "$source" --flavour "$flavour" --jobs "$jobs")
+	[ -z "$kversion" ] || a+=(--kernel-version "$kversion")
 	[ -z "$series_tool" ] || a+=(--series-json "$(realpath "$series_tool")")
 	[ -z "$kapi" ] || a+=(--kapi "$kapi")
 	[ -z "$netpoll_dir" ] || a+=(--netpoll-series "$netpoll_dir")
@@ -220,7 +231,7 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	for d in "$patches" "$fixes" "$netpoll_dir" "${series[@]}"; do
 		[ -z "$d" ] || [ ! -d "$d" ] || ro+=(--ro "$d")
 	done
-	if [ "$source" != /usr/src/linux-source-6.12.tar.xz ] &&
+	if [ "$source" != "$default_tarball" ] &&
 	   ! "$here/sandbox.sh" "${ro[@]}" -- test -r "$source" -a \( -f "$source" -o -x "$source" \); then
 		die "$source cannot be read by the sandbox's uid $uid, which builds a reviewer's series: make it readable by all (chmod -R o+rX, and o+x on its parents)"
 	fi
@@ -316,7 +327,7 @@ if [ "$kind" = tarball ]; then
 		git -C "$src.tmp" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
 			-c core.compression=0 add -A -f
 		git -C "$src.tmp" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
-			-c core.compression=0 commit -q -m "linux-source-6.12 ($stamp)"
+			-c core.compression=0 commit -q -m "linux-source-${kversion:-6.12} ($stamp)"
 		git -C "$src.tmp" tag pristine
 		git -C "$src.tmp" update-ref refs/bpfwire/tarball pristine
 		echo "$stamp" > "$src.tmp/.git/bpfwire-tarball"
@@ -369,6 +380,11 @@ else
 	KSRC_DESC="$KSRC_DESC (Linux $KSRC_KERNEL)"
 	KSRC_PKG=
 	phase "source: $KSRC_DESC, commit $base_commit"
+fi
+
+# The series and configs of --kernel-version are for that version only.
+if [ -n "$kversion" ] && [[ $KSRC_KERNEL != "$kversion" && $KSRC_KERNEL != "$kversion".* ]]; then
+	die "the source is Linux ${KSRC_KERNEL:-of no readable version}, not $kversion (-Dkernel_version=$kversion): name a $kversion source, or configure the version it is"
 fi
 
 # --- patch: build the series as commits on a scratch index -----------------
@@ -541,6 +557,7 @@ write_series_json() {
 	[ -z "$KSRC_PKG" ] || a+=(--package-version "$KSRC_PKG")
 	[ -z "$mbox_sha" ] || a+=(--mbox-sha256 "$mbox_sha")
 	[ -z "$user_patches" ] || a+=(--patches-source "${patches_shown:-$user_patches}")
+	[ -z "$kversion" ] || a+=(--kernel-version "$KSRC_KERNEL")
 	for f in "${fragments[@]}"; do a+=(--fragment "$f"); done
 	"$series_tool" --out "$scratch/series.json" --flavour "${flavour:-unnamed}" \
 		--release "$(cat "$obj/include/config/kernel.release")" --base-kind "$kind" \
@@ -567,6 +584,17 @@ rm -f "$dest/.bpfwire-built"
 phase "config"
 mkdir -p "$obj"
 fragment_cat >"$obj/lab.fragment"
+# CONFIG_BPF_NETPOLL exists only where the netpoll series is: a tree
+# without it (a reviewer's series, -Dkernel_netpoll=false) is not asked.
+netpoll_cfg='^(CONFIG_BPF_NETPOLL=|# CONFIG_BPF_NETPOLL is not set)'
+no_netpoll=false
+if ! git_ ls-files --error-unmatch net/core/bpf_netpoll.c >/dev/null 2>&1 &&
+   grep -qE "$netpoll_cfg" "$obj/lab.fragment"; then
+	no_netpoll=true
+	phase "config: no net/core/bpf_netpoll.c in the tree: CONFIG_BPF_NETPOLL is not asked for"
+	grep -vE "$netpoll_cfg" "$obj/lab.fragment" >"$obj/lab.fragment.new" || true
+	mv "$obj/lab.fragment.new" "$obj/lab.fragment"
+fi
 # The tree's own fragment, from git: a file, never a link to follow.
 [ "$(git_ ls-tree HEAD kernel/configs/kvm_guest.config | cut -c1-6)" = 100644 ] ||
 	die "kernel/configs/kvm_guest.config is not a plain file in the patched tree: refused"
@@ -575,6 +603,10 @@ kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
 KCONFIG_CONFIG=.config.new KCONFIG_ALLCONFIG="$obj/bpfwire.fragment" kmake allnoconfig >/dev/null
 KCONFIG_CONFIG=.config.new kmake olddefconfig >/dev/null
 if [ -n "$fragment_wanted" ]; then cp "$fragment_wanted" "$obj/lab.wanted"; else wanted_table >"$obj/lab.wanted"; fi
+if [ "$no_netpoll" = true ]; then
+	awk -F'\t' '$1 != "CONFIG_BPF_NETPOLL"' "$obj/lab.wanted" >"$obj/lab.wanted.new"
+	mv "$obj/lab.wanted.new" "$obj/lab.wanted"
+fi
 bad=0
 while IFS=$'\t' read -r sym want frag; do
 	grep -qxF "$want" "$obj/.config.new" && continue

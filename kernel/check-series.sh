@@ -15,11 +15,23 @@
 # lists it. A patch that does not apply is reported as build.sh reports it
 # (source-version.sh): version, patch file, hunks, what to do.
 #
+# --only (Linux 7.x, -Dkernel_version): the tree has one flavour, so one
+# series (DIR, the netpoll series rebased) then the harness and crypto
+# series, and no comparison of flavours.
+#
 #   check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]
+#   check-series.sh --only SRC DIR HARNESS_DIR CRYPTO_DIR TARBALL
 set -u
-[ $# -eq 6 ] || [ $# -eq 7 ] || { echo "Bail out! usage: check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]"; exit 1; }
-src=$1 seed=$(realpath "$2") fixes=$(realpath "$3") upstream=$(realpath "$4") harness=$(realpath "$5") crypto=$(realpath "$6")
-tarball=${7:-/usr/src/linux-source-6.12.tar.xz}
+only=false
+if [ "${1:-}" = --only ]; then
+	[ $# -eq 6 ] || { echo "Bail out! usage: check-series.sh --only SRC DIR HARNESS_DIR CRYPTO_DIR TARBALL"; exit 1; }
+	only=true
+	src=$2 seed=$(realpath "$3") harness=$(realpath "$4") crypto=$(realpath "$5") tarball=$6
+else
+	[ $# -eq 6 ] || [ $# -eq 7 ] || { echo "Bail out! usage: check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]"; exit 1; }
+	src=$1 seed=$(realpath "$2") fixes=$(realpath "$3") upstream=$(realpath "$4") harness=$(realpath "$5") crypto=$(realpath "$6")
+	tarball=${7:-/usr/src/linux-source-6.12.tar.xz}
+fi
 . "$(dirname "$(realpath "$0")")/source-version.sh"
 if ! git -C "$src" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	echo "Bail out! $src has no 'pristine' tag: build the kernel first"
@@ -36,8 +48,11 @@ pristine() {
 }
 
 names() { grep -v '^\s*\(#\|$\)' "$1/series"; }
-total=$(( $(names "$seed" | wc -l) + $(names "$fixes" | wc -l) + $(names "$upstream" | wc -l) + 2 * $(names "$harness" | wc -l) + 2 * $(names "$crypto" | wc -l) ))
-echo "1..$((total + 1))"
+if [ "$only" = true ]; then
+	echo "1..$(( $(names "$seed" | wc -l) + $(names "$harness" | wc -l) + $(names "$crypto" | wc -l) ))"
+fi
+[ "$only" = true ] || total=$(( $(names "$seed" | wc -l) + $(names "$fixes" | wc -l) + $(names "$upstream" | wc -l) + 2 * $(names "$harness" | wc -l) + 2 * $(names "$crypto" | wc -l) ))
+[ "$only" = true ] || echo "1..$((total + 1))"
 n=0 fail=0
 # apply WHAT DIR: each patch of DIR/series onto the scratch index, in order.
 apply() {
@@ -54,6 +69,12 @@ apply() {
 	done
 }
 pristine
+if [ "$only" = true ]; then
+	apply "$(basename "$seed")" "$seed"
+	apply harness "$harness"
+	apply crypto "$crypto"
+	exit $fail
+fi
 apply seed "$seed"
 apply fix "$fixes"
 apply harness "$harness"

@@ -30,12 +30,13 @@
 static void usage(void)
 {
 	printf("usage: " PROG " --out FILE --flavour NAME --release RELEASE\n"
-	       "       --base-kind tarball|git|tree (--base-name NAME | --base-commit SHA)\n"
+	       "       [--kernel-version V] --base-kind tarball|git|tree (--base-name NAME | --base-commit SHA)\n"
 	       "       [--package-version V] [--dirty] [--patches-source PATH]\n"
 	       "       [--mbox-sha256 HEX] --netpoll-series true|false\n"
 	       "       [--fragment FILE]... [--patches LIST] [--dry-run]\n"
 	       "\n"
 	       "Writes FILE (build/kernel/series.json): the flavour, the release, the\n"
+	       "kernel version (with --kernel-version; build.sh gives it on 7.x), the\n"
 	       "base tree, each patch applied (LIST: NUL-terminated fields, five a patch:\n"
 	       "SERIES SUBJECT AUTHOR file|mbox_index VALUE), the mbox's sha256, whether\n"
 	       "bpfwire's netpoll series went on top, and the config fragments.\n"
@@ -102,6 +103,7 @@ int main(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "flavour", required_argument, NULL, 'f' },
 		{ "release", required_argument, NULL, 'r' },
+		{ "kernel-version", required_argument, NULL, 'K' },
 		{ "base-kind", required_argument, NULL, 'k' },
 		{ "base-name", required_argument, NULL, 'n' },
 		{ "base-commit", required_argument, NULL, 'c' },
@@ -119,7 +121,7 @@ int main(int argc, char **argv)
 	};
 	const char *out = NULL, *flavour = NULL, *release = NULL, *kind = NULL, *name = NULL;
 	const char *commit = NULL, *pkg = NULL, *source = NULL, *sha = NULL, *netpoll = NULL;
-	const char *patches = NULL;
+	const char *patches = NULL, *kversion = NULL;
 	bool dirty = false, dry = false;
 	json_object *root, *base, *frags = json_object_new_array(), *list;
 	int c, ret;
@@ -131,6 +133,7 @@ int main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'f': flavour = optarg; break;
 		case 'r': release = optarg; break;
+		case 'K': kversion = optarg; break;
 		case 'k': kind = optarg; break;
 		case 'n': name = optarg; break;
 		case 'c': commit = optarg; break;
@@ -176,6 +179,8 @@ int main(int argc, char **argv)
 	base = json_object_new_object();
 	json_object_object_add(root, "flavour", json_object_new_string(flavour));
 	json_object_object_add(root, "release", json_object_new_string(release));
+	if (kversion && kversion[0])
+		json_object_object_add(root, "kernel_version", json_object_new_string(kversion));
 	json_object_object_add(base, "kind", json_object_new_string(kind));
 	if (name)
 		json_object_object_add(base, "name", json_object_new_string(name));

@@ -6,7 +6,9 @@
 #
 #   fake_kernel_need        SKIP unless root, bwrap and /sys/kernel/btf/vmlinux
 #   fake_kernel DIR [--git] write the tree into DIR; with --git it is a git
-#                           repository of one commit, tagged pristine
+#                           repository of one commit, tagged pristine;
+#                           its Makefile says Linux $FAKE_KERNEL_VERSION
+#                           (VERSION.PATCHLEVEL.SUBLEVEL, default 6.12.0)
 #
 # The tree: a Makefile that plays allnoconfig (the fragment as .config),
 # olddefconfig (drops each symbol the top Kconfig does not define, as
@@ -54,6 +56,10 @@ bzImage:
 		>$(O)/include/config/kernel.release
 .PHONY: allnoconfig olddefconfig bzImage
 EOF
+	# The version kernel/build.sh reads (--kernel-version checks it).
+	local v=${FAKE_KERNEL_VERSION:-6.12.0}
+	sed -i -e "1s/=.*/= ${v%%.*}/" -e "2s/=.*/= $(echo "$v" | cut -d. -f2)/" \
+		-e "3s/=.*/= ${v##*.}/" "$dir/Makefile"
 	for s in $FAKE_KERNEL_SYMBOLS; do printf 'config %s\n\tbool\n\n' "$s"; done >"$dir/Kconfig"
 	printf '#!/bin/sh\ncat "$1"\n' >"$dir/scripts/extract-vmlinux"
 	chmod 755 "$dir/scripts/extract-vmlinux"
