@@ -128,10 +128,13 @@ if [ -d "$source" ]; then
 	if [ -e "$source/.git" ]; then kind=git; else kind=tree; fi
 elif [ -f "$source" ]; then
 	kind=tarball
-elif [ "$source" = /usr/src/linux-source-6.12.tar.xz ]; then
-	die "$source is missing: the Debian package linux-source-6.12 is not installed (apt-get install linux-source-6.12)"
 elif [ "$source" = "$default_tarball" ]; then
-	die "$source is missing: the Debian package linux-source-$kversion is not installed (tools/install-sources linux-source-$kversion)"
+	# 6.12 is Debian 12's own; the 7.x sources come from trixie-backports.
+	case ${kversion:-6.12} in
+	6.12) how="apt-get install linux-source-6.12" ;;
+	*) how="tools/install-sources linux-source-$kversion" ;;
+	esac
+	die "$source is missing: the Debian package linux-source-${kversion:-6.12} is not installed ($how)"
 else
 	die "kernel source $source does not exist: name a kernel tarball, a git work tree or an unpacked tree"
 fi
