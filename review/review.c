@@ -25,6 +25,7 @@
 #include "errnames.h"
 #include "escape.h"
 #include "file.h"
+#include "kernels.h"
 #include "log.h"
 #include "page.h"
 #include "proc.h"
@@ -53,7 +54,9 @@ static const char usage[] =
 "  --name NAME       build-review-NAME and the results' name (default: SERIES's\n"
 "                    file name without .mbx, .mbox, .patch or .eml)\n"
 "  --source PATH     the kernel to patch: a tarball or a tree, never written to\n"
-"                    (default: Debian's linux-source-6.12 tarball)\n"
+"                    (default: the newest kernel bpfwire knows that takes the series:\n"
+"                    Debian's linux-source-X.Y of each kernel/source-versions line)\n"
+"  --kernel X.Y      that known kernel only (default: each, newest first)\n"
 "  --config FRAGMENT a config fragment merged after kernel/lab.config; repeat the\n"
 "                    option or separate with commas\n"
 "  --netpoll VALUE   -Dkernel_netpoll: bpfwire's netpoll series on top or not\n"
@@ -73,7 +76,7 @@ static const char usage[] =
 "did (each named), 2 the series did not build or bad usage.\n";
 
 struct opts {
-	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare;
+	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare, *kernel;
 	char config[4096];
 	bool dry;
 };
@@ -95,6 +98,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "base", required_argument, NULL, 'b' },
 		{ "name", required_argument, NULL, 'N' },
 		{ "source", required_argument, NULL, 's' },
+		{ "kernel", required_argument, NULL, 'k' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "netpoll", required_argument, NULL, 'p' },
 		{ "tests", required_argument, NULL, 't' },
@@ -115,6 +119,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'b': o->base = optarg; break;
 		case 'N': o->name = optarg; break;
 		case 's': o->source = optarg; break;
+		case 'k': o->kernel = optarg; break;
 		case 'p': o->netpoll = optarg; break;
 		case 't': o->tests = optarg; break;
 		case 'B': o->build_root = optarg; break;
@@ -504,6 +509,128 @@ static int compare_only(const char *base, const char *review, bool dry)
 	return st;
 }
 
+#define FIT_KEEP 16384
+
+/*
+ * 0. The kernel: --source's version (the newest known one not newer than
+ * it), --kernel, or the newest known kernel that takes the series, each
+ * tried by build.sh --fit in the sandbox. 0 with the X.Y in ver, or
+ * REVIEW_NOBUILD with every kernel tried and why it did not fit.
+ */
+static int pick_kernel(const struct opts *o, const char *series, const char *source,
+		       char *ver, size_t len)
+{
+	char vers[KERNELS_MAX][KERNELS_VLEN], tmp[PATH_MAX], tried[KERNELS_MAX][768], xy[KERNELS_VLEN];
+	char tarball[64], *keep;
+	const char *root = o->build_root ? o->build_root : BPFWIRE_SOURCE_ROOT;
+	int n, ntried = 0, r = REVIEW_NOBUILD;
+
+	n = kernels_known(BPFWIRE_SOURCE_ROOT "/kernel/source-versions", vers, KERNELS_MAX);
+	if (n <= 0) {
+		pr_warn("%s/kernel/source-versions lists no kernel", BPFWIRE_SOURCE_ROOT);
+		return REVIEW_NOBUILD;
+	}
+	if (o->kernel) {
+		int i;
+
+		for (i = 0; i < n && strcmp(vers[i], o->kernel); i++)
+			;
+		if (i == n)
+			return cli_bad_value(PROG, "--kernel", o->kernel,
+					     "a kernel that kernel/source-versions lists (X.Y)");
+	}
+	snprintf(tmp, sizeof(tmp), "%s/.review-fit-XXXXXX", root);
+	keep = malloc(FIT_KEEP);
+	if (!keep || !mkdtemp(tmp)) {
+		pr_warn("%s: %s", tmp, errno_str(errno));
+		free(keep);
+		return REVIEW_NOBUILD;
+	}
+	char *fit[16] = { "bash", BPFWIRE_SOURCE_ROOT "/kernel/build.sh", "--fit", "--sandbox",
+			  "--out", tmp, "--user-patches", (char *)series };
+
+	if (source[0]) {
+		const char *v;
+
+		fit[8] = "--source";
+		fit[9] = (char *)source;
+		fit[10] = NULL;
+		pr_info("kernel: reading the version of %s", source);
+		if (proc_run_keep(fit, NULL, 10, keep, FIT_KEEP) || kernels_linux_xy(keep, xy, sizeof(xy))) {
+			pr_warn("kernel: %s: no version read (see above)", source);
+		} else if (!(v = kernels_at_most(vers, n, xy))) {
+			pr_warn("kernel: %s is Linux %s, older than every kernel bpfwire knows (%s is the oldest)",
+				source, xy, vers[n - 1]);
+		} else {
+			if (strcmp(v, xy))
+				pr_info("kernel: Linux %s is not a kernel bpfwire knows: built with %s's configs and netpoll series",
+					xy, v);
+			snprintf(ver, len, "%s", v);
+			r = 0;
+		}
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		if (o->kernel && strcmp(vers[i], o->kernel))
+			continue;
+		snprintf(tarball, sizeof(tarball), "/usr/src/linux-source-%s.tar.xz", vers[i]);
+		if (!file_exists(tarball)) {
+			snprintf(tried[ntried++], sizeof(tried[0]), "%s: not installed (%s linux-source-%s)", vers[i],
+				 !strcmp(vers[i], "6.12") ? "apt-get install" : "tools/install-sources", vers[i]);
+			pr_info("kernel: %s", tried[ntried - 1]);
+			continue;
+		}
+		fit[8] = "--kernel-version";
+		fit[9] = vers[i];
+		fit[10] = NULL;
+		pr_info("kernel: trying Linux %s", vers[i]);
+		if (!proc_run_keep(fit, NULL, 10, keep, FIT_KEEP)) {
+			snprintf(ver, len, "%s", vers[i]);
+			r = 0;
+			break;
+		}
+		char why[640];
+
+		kernels_failure(keep, why, sizeof(why));
+		snprintf(tried[ntried++], sizeof(tried[0]), "%s: %s", vers[i], why[0] ? why : "build.sh --fit failed (see above)");
+	}
+	if (r) {
+		fprintf(stderr, PROG ": no kernel bpfwire knows takes the series; tried:\n");
+		for (int i = 0; i < ntried; i++) {
+			fputs("  ", stderr);
+			esc_fwrite(stderr, tried[i], strlen(tried[i]), 0);
+			fputc('\n', stderr);
+		}
+	} else {
+		pr_info("kernel: Linux %s takes the series%s", ver, ntried ? " (newer kernels tried first did not)" : "");
+	}
+out:
+	{
+		char *rm[] = { "rm", "-rf", "--", tmp, NULL };
+
+		proc_capture(rm, keep, FIT_KEEP);
+	}
+	free(keep);
+	return r;
+}
+
+/* The meson options of a baseline on version: 6.12's flavours by API, else the one X.Y ships. */
+static void base_setup(const char *version, bool seed, char *bs[], char *opt, size_t optlen)
+{
+	char p[PATH_MAX];
+	int a = 4;
+
+	if (strcmp(version, "6.12")) {
+		snprintf(opt, optlen, "-Dkernel_version=%s", version);
+		bs[a++] = opt;
+		snprintf(p, sizeof(p), "%s/kernel/patches/%s/series", BPFWIRE_SOURCE_ROOT, version);
+		seed = file_exists(p);
+	}
+	if (!seed)
+		bs[a++] = "-Dkernel_series=upstream";
+	bs[a] = NULL;
+}
+
 int main(int argc, char **argv)
 {
 	char bdir[PATH_MAX], series[PATH_MAX], source[PATH_MAX] = "", cfg[4096] = "", err[512];
@@ -550,11 +677,12 @@ int main(int argc, char **argv)
 
 	/* the options of kinputs (kernel/meson.build) */
 	char d_patches[PATH_MAX + 32], d_source[PATH_MAX + 32], d_config[4200], d_netpoll[128];
-	char d_name[128];
-	char *setup[16] = { "meson", "setup", bdir, BPFWIRE_SOURCE_ROOT, d_patches, d_name };
-	int a = 6;
+	char d_name[128], d_version[64], version[KERNELS_VLEN] = "6.12";
+	char *setup[16] = { "meson", "setup", bdir, BPFWIRE_SOURCE_ROOT, d_patches, d_name, d_version };
+	int a = 7;
 
 	snprintf(d_patches, sizeof(d_patches), "-Dkernel_patches=%s", series);
+	snprintf(d_version, sizeof(d_version), "-Dkernel_version=%s", o.kernel ? o.kernel : "X.Y");
 	snprintf(d_source, sizeof(d_source), "-Dkernel_source=%s", source);
 	snprintf(d_config, sizeof(d_config), "-Dkernel_config=%s", cfg);
 	snprintf(d_netpoll, sizeof(d_netpoll), "-Dkernel_netpoll=%s", o.netpoll ? o.netpoll : "");
@@ -572,7 +700,8 @@ int main(int argc, char **argv)
 		memmove(&setup[3], &setup[4], (a - 3) * sizeof(*setup));
 	}
 	if (o.dry) {
-		printf(PROG ": dry run: would run");
+		printf(PROG ": dry run: would try %s with kernel/build.sh --fit, then run",
+		       source[0] ? "--source's version" : o.kernel ? o.kernel : "each known kernel, newest first,");
 		for (int i = 0; setup[i]; i++)
 			printf(" %s", setup[i]);
 		printf(", meson compile -C %s (under %s), its kernel suite, agent-guest and scenarios,"
@@ -580,6 +709,12 @@ int main(int argc, char **argv)
 		       o.base ? o.base : "the flavour whose ksock API it has", o.tests ? " (--tests)" : "");
 		return 0;
 	}
+
+	/* 0. the kernel */
+	r = pick_kernel(&o, series, source, version, sizeof(version));
+	if (r)
+		return r;
+	snprintf(d_version, sizeof(d_version), "-Dkernel_version=%s", version);
 
 	/* 1. build */
 	t0 = now_s();
@@ -605,20 +740,25 @@ int main(int argc, char **argv)
 	pr_info("built in %.0f s", ph.build);
 	kernel_api(bdir, api, sizeof(api), &apij);
 	pr_info("the kernel's ksock API: %s", api[0] ? api : "not detected (no kernel/api.json)");
-	if (base_dir(o.base, api, base, sizeof(base)))
+	/* The baseline runs on the same kernel version as the review. */
+	bool named = o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream");
+	const char *flav = o.base && !named ? o.base : !strcmp(api, "seed") ? "seed" : "upstream";
+
+	if (named ? base_dir(o.base, api, base, sizeof(base)) : 0)
 		return CLI_EUSAGE;
+	if (!named)
+		kernels_base(BPFWIRE_SOURCE_ROOT, version, flav, base, sizeof(base));
+	if (!named && o.base && strcmp(version, "6.12"))
+		pr_info("baseline: --base %s names a 6.12 flavour; on Linux %s the baseline is %s", o.base, version, base);
 	if (!base_ok(base)) {
 		/* a shipped flavour is set up here, and built with the baseline's run below */
-		char *bs[] = { "meson", "setup", base, BPFWIRE_SOURCE_ROOT, "-Dkernel_series=upstream", NULL };
+		char *bs[8] = { "meson", "setup", base, BPFWIRE_SOURCE_ROOT }, bopt[64];
 
-		if (o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream")) {
+		if (named) {
 			fprintf(stderr, PROG ": --base %s: not a meson build directory\n", base);
 			return CLI_EUSAGE;
 		}
-		if (strstr(api, "seed") && !o.base)
-			bs[4] = NULL;
-		else if (o.base && !strcmp(o.base, "seed"))
-			bs[4] = NULL;
+		base_setup(version, !strcmp(flav, "seed"), bs, bopt, sizeof(bopt));
 		pr_info("baseline: setting up %s", base);
 		if (proc_run(bs, NULL, 0))
 			return REVIEW_NOBUILD;
@@ -694,6 +834,7 @@ int main(int argc, char **argv)
 	snprintf(p, sizeof(p), "%s/baseline.testlog.json", res);
 	keep_log(p, &blog, names, n);
 	sj = summary_json(&o, name, bdir, base, commit, api, apij, &ph, &rep, &rlog);
+	json_object_object_add(sj, "kernel_version", json_object_new_string(version));
 	snprintf(p, sizeof(p), "%s/review.json", res);
 	if (json_object_to_file_ext(p, sj, JSON_C_TO_STRING_PRETTY))
 		pr_warn("couldn't write %s", p);
@@ -703,6 +844,7 @@ int main(int argc, char **argv)
 
 	if (vd_header(header, sizeof(header), name, series, shortc, api, base, n) >= (int)sizeof(header))
 		pr_debug("the header was cut");
+	snprintf(header + strlen(header), sizeof(header) - strlen(header), "kernel: Linux %s\n", version);
 	snprintf(times, sizeof(times), "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s\n",
 		 ph.build, ph.tests, ph.boots, ph.base);
 	for (int pass = 0; pass < 2; pass++) {
