@@ -449,7 +449,12 @@ else
 fi
 
 # The series and configs of --kernel-version are for that version only.
-if [ -n "$kversion" ] && [[ $KSRC_KERNEL != "$kversion" && $KSRC_KERNEL != "$kversion".* ]]; then
+# A user's newer tree (bpf-next) is built with the newest version's
+# configs and series below it, as bpfwire-review picks them.
+if [ -n "$kversion" ] && [ "$kind" != tarball ] && [[ $KSRC_KERNEL != "$kversion" && $KSRC_KERNEL != "$kversion".* ]] &&
+   [ "$(printf '%s\n%s\n' "$kversion" "$KSRC_KERNEL" | sort -V | tail -1)" = "$KSRC_KERNEL" ]; then
+	echo "kernel: note: the source is Linux $KSRC_KERNEL, newer than $kversion: built with $kversion's configs and series"
+elif [ -n "$kversion" ] && [[ $KSRC_KERNEL != "$kversion" && $KSRC_KERNEL != "$kversion".* ]]; then
 	die "the source is Linux ${KSRC_KERNEL:-of no readable version}, not $kversion (-Dkernel_version=$kversion): name a $kversion source, or configure the version it is"
 fi
 
