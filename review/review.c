@@ -48,9 +48,11 @@ static const char usage[] =
 "each test, TAP case, scenario check and count with the baseline.\n"
 "  SERIES            an mbox (`b4 am`, `git format-patch --stdout`) or a directory\n"
 "                    with a `series` file; applied with git am\n"
-"  --base seed|upstream|BUILD   the baseline: the shipped flavour (build, build-up)\n"
-"                    or a build directory. Default: the flavour whose ksock API\n"
-"                    the series' kernel has (upstream when it is unknown or absent)\n"
+"  --base seed|upstream|BUILD|SERIES   the baseline: the shipped flavour (build,\n"
+"                    build-up), a build directory, or another series (the v7 of a\n"
+"                    v8: built in build-review-NAME-base on the same kernel). Default:\n"
+"                    the flavour bpfwire ships on the series' kernel (on 6.12, the one\n"
+"                    whose ksock API it has: upstream when unknown or absent)\n"
 "  --name NAME       build-review-NAME and the results' name (default: SERIES's\n"
 "                    file name without .mbx, .mbox, .patch or .eml)\n"
 "  --source PATH     the kernel to patch: a tarball or a tree, never written to\n"
@@ -631,6 +633,57 @@ static void base_setup(const char *version, bool seed, char *bs[], char *opt, si
 	bs[a] = NULL;
 }
 
+/* The meson options of a review build (kernel/meson.build's kinputs). */
+struct review_setup {
+	char d_patches[PATH_MAX + 32], d_source[PATH_MAX + 32], d_config[4200], d_netpoll[128];
+	char d_name[128], d_version[64];
+	char *argv[16];
+};
+
+static void review_setup(struct review_setup *rs, const char *bdir, const char *series, const char *name,
+			 const char *source, const char *cfg, const char *netpoll, const char *version)
+{
+	char p[PATH_MAX + 16];
+	int a = 7;
+
+	snprintf(rs->d_patches, sizeof(rs->d_patches), "-Dkernel_patches=%s", series);
+	snprintf(rs->d_version, sizeof(rs->d_version), "-Dkernel_version=%s", version);
+	snprintf(rs->d_source, sizeof(rs->d_source), "-Dkernel_source=%s", source);
+	snprintf(rs->d_config, sizeof(rs->d_config), "-Dkernel_config=%s", cfg);
+	snprintf(rs->d_netpoll, sizeof(rs->d_netpoll), "-Dkernel_netpoll=%s", netpoll ? netpoll : "");
+	release_name(name, rs->d_name, sizeof(rs->d_name));
+	rs->argv[0] = "meson";
+	rs->argv[1] = "setup";
+	rs->argv[2] = (char *)bdir;
+	rs->argv[3] = BPFWIRE_SOURCE_ROOT;
+	rs->argv[4] = rs->d_patches;
+	rs->argv[5] = rs->d_name;
+	rs->argv[6] = rs->d_version;
+	if (source[0])
+		rs->argv[a++] = rs->d_source;
+	rs->argv[a++] = rs->d_config;	/* also clears a fragment of an earlier review of NAME */
+	if (netpoll)
+		rs->argv[a++] = rs->d_netpoll;
+	rs->argv[a] = NULL;
+	snprintf(p, sizeof(p), "%s/build.ninja", bdir);
+	if (file_exists(p)) {
+		/* "meson configure DIR -D...": an existing review is rebuilt incrementally */
+		rs->argv[1] = "configure";
+		memmove(&rs->argv[3], &rs->argv[4], (a - 3) * sizeof(*rs->argv));
+	}
+}
+
+/* --base SERIES: an mbox or a patch directory, not a build directory. */
+static bool base_is_series(const char *base)
+{
+	char p[PATH_MAX + 16], err[256];
+
+	if (!base || !strcmp(base, "seed") || !strcmp(base, "upstream"))
+		return false;
+	snprintf(p, sizeof(p), "%s/build.ninja", base);
+	return !file_exists(p) && !series_check(base, err, sizeof(err));
+}
+
 int main(int argc, char **argv)
 {
 	char bdir[PATH_MAX], series[PATH_MAX], source[PATH_MAX] = "", cfg[4096] = "", err[512];
@@ -667,46 +720,32 @@ int main(int argc, char **argv)
 				     "a name of letters, digits, '.', '_' and '-' (at most 64)");
 	if (o.netpoll && strcmp(o.netpoll, "auto") && strcmp(o.netpoll, "true") && strcmp(o.netpoll, "false"))
 		return cli_bad_value(PROG, "--netpoll", o.netpoll, "auto, true or false");
-	if (o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream") &&
+	bool base_series = base_is_series(o.base);
+	char base_mbox[PATH_MAX] = "";
+
+	if (base_series && absolute("--base", o.base, base_mbox, sizeof(base_mbox)))
+		return CLI_EUSAGE;
+	if (!base_series && o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream") &&
 	    base_dir(o.base, "", base, sizeof(base)))
 		return CLI_EUSAGE;
-	if (o.base && !strcmp(o.base, "seed") + !strcmp(o.base, "upstream") == 0 && !base_ok(base))
-		return cli_bad_value(PROG, "--base", o.base, "seed, upstream or a meson build directory");
+	if (!base_series && o.base && !strcmp(o.base, "seed") + !strcmp(o.base, "upstream") == 0 && !base_ok(base))
+		return cli_bad_value(PROG, "--base", o.base,
+				     "seed, upstream, a meson build directory, or a series (an mbox or a patch directory)");
 	snprintf(bdir, sizeof(bdir), "%s/build-review-%s", o.build_root ? o.build_root : BPFWIRE_SOURCE_ROOT,
 		 name);
 
-	/* the options of kinputs (kernel/meson.build) */
-	char d_patches[PATH_MAX + 32], d_source[PATH_MAX + 32], d_config[4200], d_netpoll[128];
-	char d_name[128], d_version[64], version[KERNELS_VLEN] = "6.12";
-	char *setup[16] = { "meson", "setup", bdir, BPFWIRE_SOURCE_ROOT, d_patches, d_name, d_version };
-	int a = 7;
+	char version[KERNELS_VLEN] = "6.12";
+	struct review_setup rs;
 
-	snprintf(d_patches, sizeof(d_patches), "-Dkernel_patches=%s", series);
-	snprintf(d_version, sizeof(d_version), "-Dkernel_version=%s", o.kernel ? o.kernel : "X.Y");
-	snprintf(d_source, sizeof(d_source), "-Dkernel_source=%s", source);
-	snprintf(d_config, sizeof(d_config), "-Dkernel_config=%s", cfg);
-	snprintf(d_netpoll, sizeof(d_netpoll), "-Dkernel_netpoll=%s", o.netpoll ? o.netpoll : "");
-	release_name(name, d_name, sizeof(d_name));
-	if (source[0])
-		setup[a++] = d_source;
-	setup[a++] = d_config;	/* also clears a fragment of an earlier review of NAME */
-	if (o.netpoll)
-		setup[a++] = d_netpoll;
-	setup[a] = NULL;
-	snprintf(p, sizeof(p), "%s/build.ninja", bdir);
-	if (file_exists(p)) {
-		/* "meson configure DIR -D...": an existing review is rebuilt incrementally */
-		setup[1] = "configure";
-		memmove(&setup[3], &setup[4], (a - 3) * sizeof(*setup));
-	}
+	review_setup(&rs, bdir, series, name, source, cfg, o.netpoll, o.kernel ? o.kernel : "X.Y");
 	if (o.dry) {
 		printf(PROG ": dry run: would try %s with kernel/build.sh --fit, then run",
 		       source[0] ? "--source's version" : o.kernel ? o.kernel : "each known kernel, newest first,");
-		for (int i = 0; setup[i]; i++)
-			printf(" %s", setup[i]);
+		for (int i = 0; rs.argv[i]; i++)
+			printf(" %s", rs.argv[i]);
 		printf(", meson compile -C %s (under %s), its kernel suite, agent-guest and scenarios,"
-		       " then compare with %s%s\n", bdir, LOCK_KBUILD,
-		       o.base ? o.base : "the flavour whose ksock API it has", o.tests ? " (--tests)" : "");
+		       " then compare with %s%s%s\n", bdir, LOCK_KBUILD, base_series ? "the series " : "",
+		       o.base ? o.base : "the flavour bpfwire ships on that kernel", o.tests ? " (--tests)" : "");
 		return 0;
 	}
 
@@ -714,7 +753,7 @@ int main(int argc, char **argv)
 	r = pick_kernel(&o, series, source, version, sizeof(version));
 	if (r)
 		return r;
-	snprintf(d_version, sizeof(d_version), "-Dkernel_version=%s", version);
+	review_setup(&rs, bdir, series, name, source, cfg, o.netpoll, version);
 
 	/* 1. build */
 	t0 = now_s();
@@ -722,7 +761,7 @@ int main(int argc, char **argv)
 	snprintf(shortc, sizeof(shortc), "%.12s%s", commit, strstr(commit, "-dirty") ? "-dirty" : "");
 	esc_str(p, sizeof(p), series, strlen(series), 0);
 	pr_info("reviewing %s as %s in %s (bpfwire %s)", p, name, bdir, shortc);
-	if (proc_run(setup, NULL, 0)) {
+	if (proc_run(rs.argv, NULL, 0)) {
 		pr_warn("meson could not set up %s with this series (see above)", bdir);
 		return REVIEW_NOBUILD;
 	}
@@ -741,14 +780,28 @@ int main(int argc, char **argv)
 	kernel_api(bdir, api, sizeof(api), &apij);
 	pr_info("the kernel's ksock API: %s", api[0] ? api : "not detected (no kernel/api.json)");
 	/* The baseline runs on the same kernel version as the review. */
-	bool named = o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream");
+	bool named = o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream") && !base_series;
 	const char *flav = o.base && !named ? o.base : !strcmp(api, "seed") ? "seed" : "upstream";
 
 	if (named ? base_dir(o.base, api, base, sizeof(base)) : 0)
 		return CLI_EUSAGE;
 	if (!named)
 		kernels_base(BPFWIRE_SOURCE_ROOT, version, flav, base, sizeof(base));
-	if (!named && o.base && strcmp(version, "6.12"))
+	if (base_series) {
+		/* another series (the v7 of a v8): a review build of its own, built below */
+		char bname[96], sp[PATH_MAX + 64];
+
+		snprintf(bname, sizeof(bname), "%s-base", name);
+		snprintf(base, sizeof(base), "%s/build-review-%s", o.build_root ? o.build_root : BPFWIRE_SOURCE_ROOT,
+			 bname);
+		review_setup(&rs, base, base_mbox, bname, source, cfg, o.netpoll, version);
+		pr_info("baseline: the series %s, in %s", base_mbox, base);
+		if (proc_run(rs.argv, NULL, 0))
+			return REVIEW_NOBUILD;
+		/* its results hold only for the series it was last run with */
+		stamp_path(base, "review-baseline", "commit", sp, sizeof(sp));
+		unlink(sp);
+	} else if (!named && o.base && strcmp(version, "6.12"))
 		pr_info("baseline: --base %s names a 6.12 flavour; on Linux %s the baseline is %s", o.base, version, base);
 	if (!base_ok(base)) {
 		/* a shipped flavour is set up here, and built with the baseline's run below */
