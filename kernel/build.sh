@@ -36,6 +36,8 @@ usage: build.sh --out DIR (--patches DIR [--fixes DIR] | --user-patches PATH)
                 [--netpoll-series DIR] [--localversion SUFFIX]
                 [--flavour NAME] [--series-json TOOL] [--jobs N] [--sandbox]
                 [--kernel-version X.Y]
+       build.sh --fit --out DIR --user-patches PATH [--source TARBALL]
+                [--kernel-version X.Y] [--sandbox]
 
 Builds DIR/{bzImage,vmlinux,vmlinux.h,config,series.json} from the source
 plus the patch series.
@@ -71,6 +73,12 @@ plus the patch series.
   vmlinux.h only when it declares types and nothing else. A fragment may
   not set a string option off an allow-list (no host path gets into the
   kernel), and no symlink the series adds may leave the tree.
+--fit: only whether the --user-patches series applies to the tarball, as
+  the build would apply it: the files it touches are taken from the
+  tarball into DIR/fit-src (no unpack), nothing is built. Exit 0 when it
+  applies, 1 with the first patch and hunk that does not. The last line
+  names the source's version (Linux X.Y.Z); for a git or unpacked tree
+  that is all it does (the build itself tries the series there).
 Progress is one line per phase: source, patch, config, build (a line
 every 30 s with the objects compiled), btf.
 USAGE
@@ -78,11 +86,11 @@ USAGE
 
 out= patches= fixes= user_patches= localversion= jobs=0 flavour= series_tool= kapi=
 netpoll=auto netpoll_dir= kversion=
-sandbox=false inside= patches_shown= fragment_text= fragment_wanted=
+sandbox=false fit=false inside= patches_shown= fragment_text= fragment_wanted=
 fragments=() series=()
 source=
 while [ $# -gt 0 ]; do
-	[ $# -ge 2 ] || case "$1" in -h|--help|--sandbox) ;; *) echo "build.sh: $1 needs a value" >&2; exit 2 ;; esac
+	[ $# -ge 2 ] || case "$1" in -h|--help|--sandbox|--fit) ;; *) echo "build.sh: $1 needs a value" >&2; exit 2 ;; esac
 	case "$1" in
 	--out) out=$2; shift 2 ;;
 	--patches) patches=$2; shift 2 ;;
@@ -100,6 +108,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=$2; shift 2 ;;
 	--kernel-version) kversion=$2; shift 2 ;;
 	--sandbox) sandbox=true; shift ;;
+	--fit) fit=true; shift ;;
 	# Set by the sandboxed run of this script for itself.
 	--inside) inside=$2; shift 2 ;;
 	--patches-shown) patches_shown=$2; shift 2 ;;
@@ -109,7 +118,11 @@ while [ $# -gt 0 ]; do
 	*) echo "build.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
-[ -n "$out" ] && { [ -n "$patches" ] || [ -n "$user_patches" ]; } && [ ${#fragments[@]} -gt 0 ] || { usage >&2; exit 2; }
+if [ "$fit" = true ]; then
+	[ -n "$out" ] && [ -n "$user_patches" ] && [ "$user_patches" != none ] || { usage >&2; exit 2; }
+else
+	[ -n "$out" ] && { [ -n "$patches" ] || [ -n "$user_patches" ]; } && [ ${#fragments[@]} -gt 0 ] || { usage >&2; exit 2; }
+fi
 case "$netpoll" in auto|true|false) ;; *) echo "build.sh: --netpoll '$netpoll' is not auto, true or false" >&2; exit 2 ;; esac
 [[ -z $kversion || $kversion =~ ^[0-9]+\.[0-9]+$ ]] || { echo "build.sh: --kernel-version '$kversion' is not X.Y (6.12, 7.3)" >&2; exit 2; }
 # Debian's tarball of the version (linux-source-X.Y), unless named.
@@ -128,6 +141,8 @@ if [ -d "$source" ]; then
 	if [ -e "$source/.git" ]; then kind=git; else kind=tree; fi
 elif [ -f "$source" ]; then
 	kind=tarball
+elif [ "$source" = "$default_tarball" ] && [ "$fit" = true ]; then
+	die "$source is missing: linux-source-${kversion:-6.12} is not installed, so no series can be tried on it"
 elif [ "$source" = "$default_tarball" ]; then
 	# 6.12 is Debian 12's own; the 7.x sources come from trixie-backports.
 	case ${kversion:-6.12} in
@@ -203,6 +218,7 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	a=(--out "$out" --inside "$sbx" --netpoll "$netpoll" --localversion "$localversion"
 	   --source "$source" --flavour "$flavour" --jobs "$jobs")
 	[ -z "$kversion" ] || a+=(--kernel-version "$kversion")
+	[ "$fit" = false ] || a+=(--fit)
 	[ -z "$series_tool" ] || a+=(--series-json "$(realpath "$series_tool")")
 	[ -z "$kapi" ] || a+=(--kapi "$kapi")
 	[ -z "$netpoll_dir" ] || a+=(--netpoll-series "$netpoll_dir")
@@ -220,10 +236,12 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 		fi
 		a+=(--user-patches "$sbx/in/series" --patches-shown "$user_patches")
 	fi
-	cat "${fragments[@]}" >"$sbx/in/lab.fragment"
-	wanted_table >"$sbx/in/lab.wanted"
-	for f in "${fragments[@]}"; do a+=(--fragment "$f"); done
-	a+=(--fragment-text "$sbx/in/lab.fragment" --fragment-wanted "$sbx/in/lab.wanted")
+	if [ ${#fragments[@]} -gt 0 ]; then
+		cat "${fragments[@]}" >"$sbx/in/lab.fragment"
+		wanted_table >"$sbx/in/lab.wanted"
+		for f in "${fragments[@]}"; do a+=(--fragment "$f"); done
+		a+=(--fragment-text "$sbx/in/lab.fragment" --fragment-wanted "$sbx/in/lab.wanted")
+	fi
 	uid=$("$here/sandbox.sh" --uid)
 	# This checkout and the build tools: a clone under /tmp is otherwise
 	# out of sight (the sandbox's /tmp is its own).
@@ -237,6 +255,11 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	if [ "$source" != "$default_tarball" ] &&
 	   ! "$here/sandbox.sh" "${ro[@]}" -- test -r "$source" -a \( -f "$source" -o -x "$source" \); then
 		die "$source cannot be read by the sandbox's uid $uid, which builds a reviewer's series: make it readable by all (chmod -R o+rX, and o+x on its parents)"
+	fi
+	# Nothing is compiled and nothing comes out but the exit status.
+	if [ "$fit" = true ]; then
+		"$here/sandbox.sh" --rw "$sbx" "${ro[@]}" -- bash "$here/build.sh" "${a[@]}"
+		exit $?
 	fi
 	# The sandbox's ccache starts as a copy of root's: root's hits, and
 	# nothing the series compiles ever reaches root's cache. Copied once
@@ -281,6 +304,18 @@ if [ -n "$inside" ]; then
 	mkdir -p "$dest"
 	export CCACHE_DIR=$inside/ccache XDG_CACHE_HOME=$inside/cache
 fi
+# --fit on a tree: its version, read from its Makefile (HEAD's in git).
+if [ "$fit" = true ] && [ "$kind" != tarball ]; then
+	if [ "$kind" = git ]; then
+		KSRC_KERNEL=$(git -c safe.directory='*' -c core.fsmonitor=false -c core.hooksPath=/dev/null \
+			-C "$source" show HEAD:Makefile 2>/dev/null | ksrc_makefile_version) || KSRC_KERNEL=
+	else
+		KSRC_KERNEL=$(ksrc_makefile_version <"$source/Makefile" 2>/dev/null) || KSRC_KERNEL=
+	fi
+	[ -n "$KSRC_KERNEL" ] || die "$source has no kernel Makefile with a VERSION at its top: not a kernel tree"
+	phase "fit: $source is $( [ "$kind" = git ] && echo "a git work tree" || echo "an unpacked tree") of Linux $KSRC_KERNEL (the build tries the series there)"
+	exit 0
+fi
 # Fixed committer and dates: the same inputs give the same commits.
 git_() { git -C "$src" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
 	-c core.compression=0 -c gc.auto=0 -c advice.detachedHead=false "$@"; }
@@ -311,7 +346,35 @@ if [ "$kind" = tarball ]; then
 	base_time=${stamp#*-} base_name=$(basename "$tarball")
 	# The stamp lives in .git, where a checkout of another base leaves it
 	# (a tree unpacked before issue 30 has it in the work tree).
-	if [ -d "$src/.git" ] && { [ "$(cat "$src/.git/bpfwire-tarball" 2>/dev/null)" = "$stamp" ] ||
+	if [ "$fit" = true ]; then
+		# Only what the series touches, and the Makefile for the version:
+		# tar still reads the whole archive (~20 s of xz), but writes a
+		# few files.
+		src=${inside:-$out}/fit-src
+		rm -rf "$src"
+		mkdir -p "$src"
+		top=$(tar -tf "$tarball" 2>/dev/null | head -1) || true
+		top=${top%%/*}
+		[ -n "$top" ] || die "$tarball lists no files: not a kernel tarball"
+		if [ -d "$user_patches" ]; then
+			list=("$user_patches"/*)
+		else
+			list=("$user_patches")
+		fi
+		{
+			echo "$top/Makefile"
+			for f in "${list[@]}"; do
+				[ -f "$f" ] && ksrc_patch_files "$f" | grep -v ' => ' | sed "s|^|$top/|"
+			done
+		} | sort -u >"$scratch/fit-files"
+		phase "fit: taking $(($(wc -l <"$scratch/fit-files") - 1)) files the series touches from $tarball"
+		tar -xJf "$tarball" -C "$src" --strip-components=1 --no-wildcards --verbatim-files-from -T "$scratch/fit-files" 2>/dev/null || true
+		[ -f "$src/Makefile" ] || die "$tarball has no $top/Makefile: not a kernel tarball"
+		git -C "$src" init -q
+		git_ add -A -f
+		git_ commit -q -m "$(basename "$tarball") (the files a series touches)"
+		git_ tag pristine
+	elif [ -d "$src/.git" ] && { [ "$(cat "$src/.git/bpfwire-tarball" 2>/dev/null)" = "$stamp" ] ||
 	   [ "$(cat "$src/.bpfwire-tarball" 2>/dev/null)" = "$stamp" ]; }; then
 		# refs/bpfwire/tarball keeps the tarball's commit while another
 		# base is built in the same repo; a tree unpacked before it existed
@@ -386,7 +449,12 @@ else
 fi
 
 # The series and configs of --kernel-version are for that version only.
-if [ -n "$kversion" ] && [[ $KSRC_KERNEL != "$kversion" && $KSRC_KERNEL != "$kversion".* ]]; then
+# A user's newer tree (bpf-next) is built with the newest version's
+# configs and series below it, as bpfwire-review picks them.
+if [ -n "$kversion" ] && [ "$kind" != tarball ] && [[ $KSRC_KERNEL != "$kversion" && $KSRC_KERNEL != "$kversion".* ]] &&
+   [ "$(printf '%s\n%s\n' "$kversion" "$KSRC_KERNEL" | sort -V | tail -1)" = "$KSRC_KERNEL" ]; then
+	echo "kernel: note: the source is Linux $KSRC_KERNEL, newer than $kversion: built with $kversion's configs and series"
+elif [ -n "$kversion" ] && [[ $KSRC_KERNEL != "$kversion" && $KSRC_KERNEL != "$kversion".* ]]; then
 	die "the source is Linux ${KSRC_KERNEL:-of no readable version}, not $kversion (-Dkernel_version=$kversion): name a $kversion source, or configure the version it is"
 fi
 
@@ -505,6 +573,10 @@ apply_user() {
 netpoll_applied=true
 if [ -n "$user_patches" ]; then
 	[ "$user_patches" = none ] || apply_user "$user_patches"
+	if [ "$fit" = true ]; then
+		phase "fit: the series applies to $KSRC_DESC"
+		exit 0
+	fi
 	has_netpoll=false
 	git_ ls-files --error-unmatch net/core/bpf_netpoll.c >/dev/null 2>&1 && has_netpoll=true
 	netpoll_applied=false

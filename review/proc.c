@@ -29,12 +29,24 @@ static int wait_child(pid_t pid, const char *what)
 	return WEXITSTATUS(st);
 }
 
+/* Where a child's lines are also kept (proc_run_keep), raw. */
+struct keep {
+	char *buf;
+	size_t len, n;
+};
+
 /* One line of a child's output to stdout: indented, escaped. */
-static void quote_line(const char *s, size_t n)
+static void quote_line(const char *s, size_t n, struct keep *k)
 {
 	fputs(PROC_INDENT, stdout);
 	esc_fwrite(stdout, s, n, 0);
 	fputc('\n', stdout);
+	if (k && k->len && k->n + n + 2 <= k->len) {
+		memcpy(k->buf + k->n, s, n);
+		k->n += n;
+		k->buf[k->n++] = '\n';
+		k->buf[k->n] = '\0';
+	}
 }
 
 /*
@@ -42,7 +54,7 @@ static void quote_line(const char *s, size_t n)
  * test's or a series' text never starts a line nor reaches the terminal
  * raw. A line over the buffer is cut into lines.
  */
-static void quote_output(int fd)
+static void quote_output(int fd, struct keep *k)
 {
 	char buf[4096];
 	size_t n = 0;
@@ -58,26 +70,35 @@ static void quote_output(int fd)
 			break;
 		n += (size_t)r;
 		while ((nl = memchr(buf + start, '\n', n - start))) {
-			quote_line(buf + start, (size_t)(nl - buf) - start);
+			quote_line(buf + start, (size_t)(nl - buf) - start, k);
 			start = (size_t)(nl - buf) + 1;
 		}
 		memmove(buf, buf + start, n - start);
 		n -= start;
 		if (n == sizeof(buf)) {
-			quote_line(buf, n);
+			quote_line(buf, n, k);
 			n = 0;
 		}
 		fflush(stdout);
 	}
 	if (n)
-		quote_line(buf, n);
+		quote_line(buf, n, k);
 	fflush(stdout);
 }
 
 int proc_run(char *const argv[], const char *lock, int nice_inc)
 {
+	return proc_run_keep(argv, lock, nice_inc, NULL, 0);
+}
+
+int proc_run_keep(char *const argv[], const char *lock, int nice_inc, char *keep, size_t keeplen)
+{
+	struct keep k = { keep, keeplen, 0 };
 	int fd = -1, p[2];
 	pid_t pid;
+
+	if (keep && keeplen)
+		keep[0] = '\0';
 
 	fflush(NULL);
 	if (lock) {
@@ -110,7 +131,7 @@ int proc_run(char *const argv[], const char *lock, int nice_inc)
 		_exit(127);
 	}
 	close(p[1]);
-	quote_output(p[0]);
+	quote_output(p[0], &k);
 	close(p[0]);
 	int st = wait_child(pid, argv[0]);
 

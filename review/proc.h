@@ -16,6 +16,8 @@
  */
 #define PROC_INDENT "  "
 int proc_run(char *const argv[], const char *lock, int nice_inc);
+/* The same, keeping the child's lines (raw, whole lines up to keeplen) in keep. */
+int proc_run_keep(char *const argv[], const char *lock, int nice_inc, char *keep, size_t keeplen);
 /* Run argv and keep its stdout (at most len-1 bytes, trailing newline cut). */
 int proc_capture(char *const argv[], char *out, size_t len);
 

@@ -25,6 +25,7 @@
 #include "errnames.h"
 #include "escape.h"
 #include "file.h"
+#include "kernels.h"
 #include "log.h"
 #include "page.h"
 #include "proc.h"
@@ -47,13 +48,17 @@ static const char usage[] =
 "each test, TAP case, scenario check and count with the baseline.\n"
 "  SERIES            an mbox (`b4 am`, `git format-patch --stdout`) or a directory\n"
 "                    with a `series` file; applied with git am\n"
-"  --base seed|upstream|BUILD   the baseline: the shipped flavour (build, build-up)\n"
-"                    or a build directory. Default: the flavour whose ksock API\n"
-"                    the series' kernel has (upstream when it is unknown or absent)\n"
+"  --base seed|upstream|BUILD|SERIES   the baseline: the shipped flavour (build,\n"
+"                    build-up), a build directory, or another series (the v7 of a\n"
+"                    v8: built in build-review-NAME-base on the same kernel). Default:\n"
+"                    the flavour bpfwire ships on the series' kernel (on 6.12, the one\n"
+"                    whose ksock API it has: upstream when unknown or absent)\n"
 "  --name NAME       build-review-NAME and the results' name (default: SERIES's\n"
 "                    file name without .mbx, .mbox, .patch or .eml)\n"
 "  --source PATH     the kernel to patch: a tarball or a tree, never written to\n"
-"                    (default: Debian's linux-source-6.12 tarball)\n"
+"                    (default: the newest kernel bpfwire knows that takes the series:\n"
+"                    Debian's linux-source-X.Y of each kernel/source-versions line)\n"
+"  --kernel X.Y      that known kernel only (default: each, newest first)\n"
 "  --config FRAGMENT a config fragment merged after kernel/lab.config; repeat the\n"
 "                    option or separate with commas\n"
 "  --netpoll VALUE   -Dkernel_netpoll: bpfwire's netpoll series on top or not\n"
@@ -73,7 +78,7 @@ static const char usage[] =
 "did (each named), 2 the series did not build or bad usage.\n";
 
 struct opts {
-	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare;
+	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare, *kernel;
 	char config[4096];
 	bool dry;
 };
@@ -95,6 +100,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "base", required_argument, NULL, 'b' },
 		{ "name", required_argument, NULL, 'N' },
 		{ "source", required_argument, NULL, 's' },
+		{ "kernel", required_argument, NULL, 'k' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "netpoll", required_argument, NULL, 'p' },
 		{ "tests", required_argument, NULL, 't' },
@@ -115,6 +121,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'b': o->base = optarg; break;
 		case 'N': o->name = optarg; break;
 		case 's': o->source = optarg; break;
+		case 'k': o->kernel = optarg; break;
 		case 'p': o->netpoll = optarg; break;
 		case 't': o->tests = optarg; break;
 		case 'B': o->build_root = optarg; break;
@@ -504,6 +511,179 @@ static int compare_only(const char *base, const char *review, bool dry)
 	return st;
 }
 
+#define FIT_KEEP 16384
+
+/*
+ * 0. The kernel: --source's version (the newest known one not newer than
+ * it), --kernel, or the newest known kernel that takes the series, each
+ * tried by build.sh --fit in the sandbox. 0 with the X.Y in ver, or
+ * REVIEW_NOBUILD with every kernel tried and why it did not fit.
+ */
+static int pick_kernel(const struct opts *o, const char *series, const char *source,
+		       char *ver, size_t len)
+{
+	char vers[KERNELS_MAX][KERNELS_VLEN], tmp[PATH_MAX], tried[KERNELS_MAX][768], xy[KERNELS_VLEN];
+	char tarball[64], *keep;
+	const char *root = o->build_root ? o->build_root : BPFWIRE_SOURCE_ROOT;
+	int n, ntried = 0, r = REVIEW_NOBUILD;
+
+	n = kernels_known(BPFWIRE_SOURCE_ROOT "/kernel/source-versions", vers, KERNELS_MAX);
+	if (n <= 0) {
+		pr_warn("%s/kernel/source-versions lists no kernel", BPFWIRE_SOURCE_ROOT);
+		return REVIEW_NOBUILD;
+	}
+	if (o->kernel) {
+		int i;
+
+		for (i = 0; i < n && strcmp(vers[i], o->kernel); i++)
+			;
+		if (i == n)
+			return cli_bad_value(PROG, "--kernel", o->kernel,
+					     "a kernel that kernel/source-versions lists (X.Y)");
+	}
+	snprintf(tmp, sizeof(tmp), "%s/.review-fit-XXXXXX", root);
+	keep = malloc(FIT_KEEP);
+	if (!keep || !mkdtemp(tmp)) {
+		pr_warn("%s: %s", tmp, errno_str(errno));
+		free(keep);
+		return REVIEW_NOBUILD;
+	}
+	char *fit[16] = { "bash", BPFWIRE_SOURCE_ROOT "/kernel/build.sh", "--fit", "--sandbox",
+			  "--out", tmp, "--user-patches", (char *)series };
+
+	if (source[0]) {
+		const char *v;
+
+		fit[8] = "--source";
+		fit[9] = (char *)source;
+		fit[10] = NULL;
+		pr_info("kernel: reading the version of %s", source);
+		if (proc_run_keep(fit, NULL, 10, keep, FIT_KEEP) || kernels_linux_xy(keep, xy, sizeof(xy))) {
+			pr_warn("kernel: %s: no version read (see above)", source);
+		} else if (!(v = kernels_at_most(vers, n, xy))) {
+			pr_warn("kernel: %s is Linux %s, older than every kernel bpfwire knows (%s is the oldest)",
+				source, xy, vers[n - 1]);
+		} else {
+			if (strcmp(v, xy))
+				pr_info("kernel: Linux %s is not a kernel bpfwire knows: built with %s's configs and netpoll series",
+					xy, v);
+			snprintf(ver, len, "%s", v);
+			r = 0;
+		}
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		if (o->kernel && strcmp(vers[i], o->kernel))
+			continue;
+		snprintf(tarball, sizeof(tarball), "/usr/src/linux-source-%s.tar.xz", vers[i]);
+		if (!file_exists(tarball)) {
+			snprintf(tried[ntried++], sizeof(tried[0]), "%s: not installed (%s linux-source-%s)", vers[i],
+				 !strcmp(vers[i], "6.12") ? "apt-get install" : "tools/install-sources", vers[i]);
+			pr_info("kernel: %s", tried[ntried - 1]);
+			continue;
+		}
+		fit[8] = "--kernel-version";
+		fit[9] = vers[i];
+		fit[10] = NULL;
+		pr_info("kernel: trying Linux %s", vers[i]);
+		if (!proc_run_keep(fit, NULL, 10, keep, FIT_KEEP)) {
+			snprintf(ver, len, "%s", vers[i]);
+			r = 0;
+			break;
+		}
+		char why[640];
+
+		kernels_failure(keep, why, sizeof(why));
+		snprintf(tried[ntried++], sizeof(tried[0]), "%s: %s", vers[i], why[0] ? why : "build.sh --fit failed (see above)");
+	}
+	if (r) {
+		fprintf(stderr, PROG ": no kernel bpfwire knows takes the series; tried:\n");
+		for (int i = 0; i < ntried; i++) {
+			fputs("  ", stderr);
+			esc_fwrite(stderr, tried[i], strlen(tried[i]), 0);
+			fputc('\n', stderr);
+		}
+	} else {
+		pr_info("kernel: Linux %s takes the series%s", ver, ntried ? " (newer kernels tried first did not)" : "");
+	}
+out:
+	{
+		char *rm[] = { "rm", "-rf", "--", tmp, NULL };
+
+		proc_capture(rm, keep, FIT_KEEP);
+	}
+	free(keep);
+	return r;
+}
+
+/* The meson options of a baseline on version: 6.12's flavours by API, else the one X.Y ships. */
+static void base_setup(const char *version, bool seed, char *bs[], char *opt, size_t optlen)
+{
+	char p[PATH_MAX];
+	int a = 4;
+
+	if (strcmp(version, "6.12")) {
+		snprintf(opt, optlen, "-Dkernel_version=%s", version);
+		bs[a++] = opt;
+		snprintf(p, sizeof(p), "%s/kernel/patches/%s/series", BPFWIRE_SOURCE_ROOT, version);
+		seed = file_exists(p);
+	}
+	if (!seed)
+		bs[a++] = "-Dkernel_series=upstream";
+	bs[a] = NULL;
+}
+
+/* The meson options of a review build (kernel/meson.build's kinputs). */
+struct review_setup {
+	char d_patches[PATH_MAX + 32], d_source[PATH_MAX + 32], d_config[4200], d_netpoll[128];
+	char d_name[128], d_version[64];
+	char *argv[16];
+};
+
+static void review_setup(struct review_setup *rs, const char *bdir, const char *series, const char *name,
+			 const char *source, const char *cfg, const char *netpoll, const char *version)
+{
+	char p[PATH_MAX + 16];
+	int a = 7;
+
+	snprintf(rs->d_patches, sizeof(rs->d_patches), "-Dkernel_patches=%s", series);
+	snprintf(rs->d_version, sizeof(rs->d_version), "-Dkernel_version=%s", version);
+	snprintf(rs->d_source, sizeof(rs->d_source), "-Dkernel_source=%s", source);
+	snprintf(rs->d_config, sizeof(rs->d_config), "-Dkernel_config=%s", cfg);
+	snprintf(rs->d_netpoll, sizeof(rs->d_netpoll), "-Dkernel_netpoll=%s", netpoll ? netpoll : "");
+	release_name(name, rs->d_name, sizeof(rs->d_name));
+	rs->argv[0] = "meson";
+	rs->argv[1] = "setup";
+	rs->argv[2] = (char *)bdir;
+	rs->argv[3] = BPFWIRE_SOURCE_ROOT;
+	rs->argv[4] = rs->d_patches;
+	rs->argv[5] = rs->d_name;
+	rs->argv[6] = rs->d_version;
+	if (source[0])
+		rs->argv[a++] = rs->d_source;
+	rs->argv[a++] = rs->d_config;	/* also clears a fragment of an earlier review of NAME */
+	if (netpoll)
+		rs->argv[a++] = rs->d_netpoll;
+	rs->argv[a] = NULL;
+	snprintf(p, sizeof(p), "%s/build.ninja", bdir);
+	if (file_exists(p)) {
+		/* "meson configure DIR -D...": an existing review is rebuilt incrementally */
+		rs->argv[1] = "configure";
+		memmove(&rs->argv[3], &rs->argv[4], (a - 3) * sizeof(*rs->argv));
+	}
+}
+
+/* --base SERIES: an mbox or a patch directory, not a build directory. */
+static bool base_is_series(const char *base)
+{
+	char p[PATH_MAX + 16], err[256];
+
+	if (!base || !strcmp(base, "seed") || !strcmp(base, "upstream"))
+		return false;
+	snprintf(p, sizeof(p), "%s/build.ninja", base);
+	return !file_exists(p) && !series_check(base, err, sizeof(err));
+}
+
 int main(int argc, char **argv)
 {
 	char bdir[PATH_MAX], series[PATH_MAX], source[PATH_MAX] = "", cfg[4096] = "", err[512];
@@ -540,46 +720,40 @@ int main(int argc, char **argv)
 				     "a name of letters, digits, '.', '_' and '-' (at most 64)");
 	if (o.netpoll && strcmp(o.netpoll, "auto") && strcmp(o.netpoll, "true") && strcmp(o.netpoll, "false"))
 		return cli_bad_value(PROG, "--netpoll", o.netpoll, "auto, true or false");
-	if (o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream") &&
+	bool base_series = base_is_series(o.base);
+	char base_mbox[PATH_MAX] = "";
+
+	if (base_series && absolute("--base", o.base, base_mbox, sizeof(base_mbox)))
+		return CLI_EUSAGE;
+	if (!base_series && o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream") &&
 	    base_dir(o.base, "", base, sizeof(base)))
 		return CLI_EUSAGE;
-	if (o.base && !strcmp(o.base, "seed") + !strcmp(o.base, "upstream") == 0 && !base_ok(base))
-		return cli_bad_value(PROG, "--base", o.base, "seed, upstream or a meson build directory");
+	if (!base_series && o.base && !strcmp(o.base, "seed") + !strcmp(o.base, "upstream") == 0 && !base_ok(base))
+		return cli_bad_value(PROG, "--base", o.base,
+				     "seed, upstream, a meson build directory, or a series (an mbox or a patch directory)");
 	snprintf(bdir, sizeof(bdir), "%s/build-review-%s", o.build_root ? o.build_root : BPFWIRE_SOURCE_ROOT,
 		 name);
 
-	/* the options of kinputs (kernel/meson.build) */
-	char d_patches[PATH_MAX + 32], d_source[PATH_MAX + 32], d_config[4200], d_netpoll[128];
-	char d_name[128];
-	char *setup[16] = { "meson", "setup", bdir, BPFWIRE_SOURCE_ROOT, d_patches, d_name };
-	int a = 6;
+	char version[KERNELS_VLEN] = "6.12";
+	struct review_setup rs;
 
-	snprintf(d_patches, sizeof(d_patches), "-Dkernel_patches=%s", series);
-	snprintf(d_source, sizeof(d_source), "-Dkernel_source=%s", source);
-	snprintf(d_config, sizeof(d_config), "-Dkernel_config=%s", cfg);
-	snprintf(d_netpoll, sizeof(d_netpoll), "-Dkernel_netpoll=%s", o.netpoll ? o.netpoll : "");
-	release_name(name, d_name, sizeof(d_name));
-	if (source[0])
-		setup[a++] = d_source;
-	setup[a++] = d_config;	/* also clears a fragment of an earlier review of NAME */
-	if (o.netpoll)
-		setup[a++] = d_netpoll;
-	setup[a] = NULL;
-	snprintf(p, sizeof(p), "%s/build.ninja", bdir);
-	if (file_exists(p)) {
-		/* "meson configure DIR -D...": an existing review is rebuilt incrementally */
-		setup[1] = "configure";
-		memmove(&setup[3], &setup[4], (a - 3) * sizeof(*setup));
-	}
+	review_setup(&rs, bdir, series, name, source, cfg, o.netpoll, o.kernel ? o.kernel : "X.Y");
 	if (o.dry) {
-		printf(PROG ": dry run: would run");
-		for (int i = 0; setup[i]; i++)
-			printf(" %s", setup[i]);
+		printf(PROG ": dry run: would try %s with kernel/build.sh --fit, then run",
+		       source[0] ? "--source's version" : o.kernel ? o.kernel : "each known kernel, newest first,");
+		for (int i = 0; rs.argv[i]; i++)
+			printf(" %s", rs.argv[i]);
 		printf(", meson compile -C %s (under %s), its kernel suite, agent-guest and scenarios,"
-		       " then compare with %s%s\n", bdir, LOCK_KBUILD,
-		       o.base ? o.base : "the flavour whose ksock API it has", o.tests ? " (--tests)" : "");
+		       " then compare with %s%s%s\n", bdir, LOCK_KBUILD, base_series ? "the series " : "",
+		       o.base ? o.base : "the flavour bpfwire ships on that kernel", o.tests ? " (--tests)" : "");
 		return 0;
 	}
+
+	/* 0. the kernel */
+	r = pick_kernel(&o, series, source, version, sizeof(version));
+	if (r)
+		return r;
+	review_setup(&rs, bdir, series, name, source, cfg, o.netpoll, version);
 
 	/* 1. build */
 	t0 = now_s();
@@ -587,7 +761,7 @@ int main(int argc, char **argv)
 	snprintf(shortc, sizeof(shortc), "%.12s%s", commit, strstr(commit, "-dirty") ? "-dirty" : "");
 	esc_str(p, sizeof(p), series, strlen(series), 0);
 	pr_info("reviewing %s as %s in %s (bpfwire %s)", p, name, bdir, shortc);
-	if (proc_run(setup, NULL, 0)) {
+	if (proc_run(rs.argv, NULL, 0)) {
 		pr_warn("meson could not set up %s with this series (see above)", bdir);
 		return REVIEW_NOBUILD;
 	}
@@ -605,20 +779,39 @@ int main(int argc, char **argv)
 	pr_info("built in %.0f s", ph.build);
 	kernel_api(bdir, api, sizeof(api), &apij);
 	pr_info("the kernel's ksock API: %s", api[0] ? api : "not detected (no kernel/api.json)");
-	if (base_dir(o.base, api, base, sizeof(base)))
+	/* The baseline runs on the same kernel version as the review. */
+	bool named = o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream") && !base_series;
+	const char *flav = o.base && !named ? o.base : !strcmp(api, "seed") ? "seed" : "upstream";
+
+	if (named ? base_dir(o.base, api, base, sizeof(base)) : 0)
 		return CLI_EUSAGE;
+	if (!named)
+		kernels_base(BPFWIRE_SOURCE_ROOT, version, flav, base, sizeof(base));
+	if (base_series) {
+		/* another series (the v7 of a v8): a review build of its own, built below */
+		char bname[96], sp[PATH_MAX + 64];
+
+		snprintf(bname, sizeof(bname), "%s-base", name);
+		snprintf(base, sizeof(base), "%s/build-review-%s", o.build_root ? o.build_root : BPFWIRE_SOURCE_ROOT,
+			 bname);
+		review_setup(&rs, base, base_mbox, bname, source, cfg, o.netpoll, version);
+		pr_info("baseline: the series %s, in %s", base_mbox, base);
+		if (proc_run(rs.argv, NULL, 0))
+			return REVIEW_NOBUILD;
+		/* its results hold only for the series it was last run with */
+		stamp_path(base, "review-baseline", "commit", sp, sizeof(sp));
+		unlink(sp);
+	} else if (!named && o.base && strcmp(version, "6.12"))
+		pr_info("baseline: --base %s names a 6.12 flavour; on Linux %s the baseline is %s", o.base, version, base);
 	if (!base_ok(base)) {
 		/* a shipped flavour is set up here, and built with the baseline's run below */
-		char *bs[] = { "meson", "setup", base, BPFWIRE_SOURCE_ROOT, "-Dkernel_series=upstream", NULL };
+		char *bs[8] = { "meson", "setup", base, BPFWIRE_SOURCE_ROOT }, bopt[64];
 
-		if (o.base && strcmp(o.base, "seed") && strcmp(o.base, "upstream")) {
+		if (named) {
 			fprintf(stderr, PROG ": --base %s: not a meson build directory\n", base);
 			return CLI_EUSAGE;
 		}
-		if (strstr(api, "seed") && !o.base)
-			bs[4] = NULL;
-		else if (o.base && !strcmp(o.base, "seed"))
-			bs[4] = NULL;
+		base_setup(version, !strcmp(flav, "seed"), bs, bopt, sizeof(bopt));
 		pr_info("baseline: setting up %s", base);
 		if (proc_run(bs, NULL, 0))
 			return REVIEW_NOBUILD;
@@ -694,6 +887,7 @@ int main(int argc, char **argv)
 	snprintf(p, sizeof(p), "%s/baseline.testlog.json", res);
 	keep_log(p, &blog, names, n);
 	sj = summary_json(&o, name, bdir, base, commit, api, apij, &ph, &rep, &rlog);
+	json_object_object_add(sj, "kernel_version", json_object_new_string(version));
 	snprintf(p, sizeof(p), "%s/review.json", res);
 	if (json_object_to_file_ext(p, sj, JSON_C_TO_STRING_PRETTY))
 		pr_warn("couldn't write %s", p);
@@ -703,6 +897,7 @@ int main(int argc, char **argv)
 
 	if (vd_header(header, sizeof(header), name, series, shortc, api, base, n) >= (int)sizeof(header))
 		pr_debug("the header was cut");
+	snprintf(header + strlen(header), sizeof(header) - strlen(header), "kernel: Linux %s\n", version);
 	snprintf(times, sizeof(times), "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s\n",
 		 ph.build, ph.tests, ph.boots, ph.base);
 	for (int pass = 0; pass < 2; pass++) {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "kernels.h"
 #include "page.h"
 #include "proc.h"
 #include "runs.h"
@@ -414,6 +415,59 @@ static void test_selftests(void)
 	tap_case_end();
 }
 
+/* Which kernel: known versions newest first, the version of a fit's output, why one did not fit. */
+static void test_kernels(void)
+{
+	char vers[KERNELS_MAX][KERNELS_VLEN], path[4096], xy[KERNELS_VLEN], why[640], base[4096];
+	FILE *f;
+
+	if (!tap_case_begin("kernels: known newest first, a fit's version and failure, the baseline per version"))
+		return;
+	snprintf(path, sizeof(path), "/tmp/test_review_versions.%d", (int)getpid());
+	f = fopen(path, "w");
+	if (!ASSERT_OK(!f, "write a versions file"))
+		goto end;
+	fputs("# linux-source-9.9 in a comment\nlinux-source-6.12 6.12.118-1~deb12u1 6.12.118\n"
+	      "linux-source-7.3 7.3.4-1~bpo13+1 7.3.4\n  linux-source-6.12 6.12.119-1 6.12.119\n"
+	      "# linux-source-7.2 7.2.12-1~bpo13+1 7.2.12\nlinux-source-7.10 7.10.1-1 7.10.1\n"
+	      "linux-source-7.2 7.2.12-1~bpo13+1 7.2.12\nlinux-source-x y z\n", f);
+	fclose(f);
+	ASSERT_EQ(kernels_known(path, vers, KERNELS_MAX), 4, "four versions, each once, comments skipped");
+	ASSERT_STREQ(vers[0], "7.10", "7.10 is newer than 7.3");
+	ASSERT_STREQ(vers[1], "7.3", "then 7.3");
+	ASSERT_STREQ(vers[2], "7.2", "then 7.2");
+	ASSERT_STREQ(vers[3], "6.12", "6.12 last");
+	unlink(path);
+	ASSERT_EQ(kernels_known("/nonexistent/source-versions", vers, KERNELS_MAX), -1, "no file");
+	ASSERT_OK(kernels_linux_xy("kernel: [1s] fit: /x is an unpacked tree of Linux 7.4.0-rc2 (the build tries)",
+				   xy, sizeof(xy)), "a version in a fit's line");
+	ASSERT_STREQ(xy, "7.4", "X.Y of 7.4.0-rc2");
+	ASSERT_NEQ(kernels_linux_xy("kernel: error: no Makefile", xy, sizeof(xy)), 0, "no version");
+	ASSERT_STREQ(kernels_at_most(vers, 4, "7.4"), "7.3", "a bpf-next 7.4 tree: 7.3's configs");
+	ASSERT_STREQ(kernels_at_most(vers, 4, "6.12"), "6.12", "exactly 6.12");
+	ASSERT_EQ(kernels_at_most(vers, 4, "6.1") == NULL, 1, "older than every known kernel: none");
+	kernels_failure("kernel: [17s] patch: applying 5 messages\n"
+			"kernel: error: patch 1 \"net: x\" (mbox message 1) does not apply to linux-source-7.3\n"
+			"kernel:   git apply: error: patch failed: net/socket.c:2115\n"
+			"kernel:   hunk: include/linux/socket.h hunk #1, lines 461-466: @@ -461,6 +461,8 @@\n"
+			"kernel:   hunk: net/socket.c hunk #1, lines 2115-2141: @@\n", why, sizeof(why));
+	ASSERT_STREQ(why, "error: patch 1 \"net: x\" (mbox message 1) does not apply to linux-source-7.3; "
+		     "hunk: include/linux/socket.h hunk #1, lines 461-466: @@ -461,6 +461,8 @@",
+		     "the patch and its first hunk");
+	kernels_failure("kernel: error: /x is not an mbox\n", why, sizeof(why));
+	ASSERT_STREQ(why, "error: /x is not an mbox", "another error: its line");
+	kernels_base("/r", "6.12", "seed", base, sizeof(base));
+	ASSERT_STREQ(base, "/r/build", "6.12 seed: build");
+	kernels_base("/r", "6.12", "upstream", base, sizeof(base));
+	ASSERT_STREQ(base, "/r/build-up", "6.12 otherwise: build-up");
+	kernels_base("/r", "7.2", "seed", base, sizeof(base));
+	ASSERT_STREQ(base, "/r/build-72", "7.2: build-72");
+	kernels_base("/r", "7.3", "seed", base, sizeof(base));
+	ASSERT_STREQ(base, "/r/build-73", "7.3: build-73 whatever the API");
+end:
+	tap_case_end();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -430,5 +484,6 @@ int main(int argc, char **argv)
 	test_forged_text();
 	test_child_output();
 	test_selftests();
+	test_kernels();
 	return tap_done();
 }
