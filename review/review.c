@@ -6,6 +6,7 @@
  * shipped flavour whose API matches). The exit status is the verdict.
  * See review/README.md.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -40,6 +41,8 @@
 /* The verdict's statuses: 0 nothing worse, 1 something worse. */
 #define REVIEW_WORSE 1
 #define REVIEW_NOBUILD 2
+/* pick_kernel's: a signal stopped it (main says so: interrupted()) */
+#define REVIEW_STOPPED (-2)
 
 static const char usage[] =
 "usage: bpfwire-review [options] SERIES\n"
@@ -75,7 +78,8 @@ static const char usage[] =
 "those tests for the same bpfwire commit (meson-logs/*.commit).\n"
 "Writes build-review-NAME/results/review-STAMP/ (review.txt, review.json, both\n"
 "test logs). Exit status: 0 nothing got worse than the baseline, 1 something\n"
-"did (each named), 2 the series did not build or bad usage.\n";
+"did (each named), 2 the series did not build or bad usage, 128+N stopped by\n"
+"signal N (130 Ctrl-C, 143 SIGTERM) in any phase: no verdict, every child ended.\n";
 
 struct opts {
 	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare, *kernel;
@@ -558,7 +562,11 @@ static int pick_kernel(const struct opts *o, const char *series, const char *sou
 		fit[9] = (char *)source;
 		fit[10] = NULL;
 		pr_info("kernel: reading the version of %s", source);
-		if (proc_run_keep(fit, NULL, 10, keep, FIT_KEEP) || kernels_linux_xy(keep, xy, sizeof(xy))) {
+		int st = proc_run_keep(fit, NULL, 10, keep, FIT_KEEP);
+
+		if (st && proc_stopped()) {
+			r = REVIEW_STOPPED;
+		} else if (st || kernels_linux_xy(keep, xy, sizeof(xy))) {
 			pr_warn("kernel: %s: no version read (see above)", source);
 		} else if (!(v = kernels_at_most(vers, n, xy))) {
 			pr_warn("kernel: %s is Linux %s, older than every kernel bpfwire knows (%s is the oldest)",
@@ -590,6 +598,10 @@ static int pick_kernel(const struct opts *o, const char *series, const char *sou
 			snprintf(ver, len, "%s", vers[i]);
 			r = 0;
 			break;
+		}
+		if (proc_stopped()) {
+			r = REVIEW_STOPPED;
+			goto out;
 		}
 		char why[640];
 
@@ -673,6 +685,19 @@ static void review_setup(struct review_setup *rs, const char *bdir, const char *
 	}
 }
 
+/*
+ * A signal stopped the review (proc.c ended what ran): no verdict, and
+ * never "did not build". 128+N, as a shell reports a command that N ended.
+ */
+static int interrupted(const char *phase)
+{
+	int sig = proc_stopped();
+
+	pr_warn("interrupted (SIG%s) during %s: no verdict; what it ran was stopped",
+		sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", phase);
+	return 128 + sig;
+}
+
 /* --base SERIES: an mbox or a patch directory, not a build directory. */
 static bool base_is_series(const char *base)
 {
@@ -749,8 +774,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	proc_catch_signals();
 	/* 0. the kernel */
 	r = pick_kernel(&o, series, source, version, sizeof(version));
+	if (r == REVIEW_STOPPED)
+		return interrupted("the choice of the kernel (build.sh --fit)");
 	if (r)
 		return r;
 	review_setup(&rs, bdir, series, name, source, cfg, o.netpoll, version);
@@ -762,12 +790,16 @@ int main(int argc, char **argv)
 	esc_str(p, sizeof(p), series, strlen(series), 0);
 	pr_info("reviewing %s as %s in %s (bpfwire %s)", p, name, bdir, shortc);
 	if (proc_run(rs.argv, NULL, 0)) {
+		if (proc_stopped())
+			return interrupted("meson setup");
 		pr_warn("meson could not set up %s with this series (see above)", bdir);
 		return REVIEW_NOBUILD;
 	}
 	char *compile[] = { "meson", "compile", "-C", bdir, NULL };
 
 	r = proc_run(compile, kbuild_lock(bdir), 10);
+	if (proc_stopped())
+		return interrupted("the kernel build (or the wait for its lock)");
 	if (r) {
 		/* -1: no lock or no fork, said by proc_run; the build never ran */
 		if (r > 0)
@@ -797,7 +829,7 @@ int main(int argc, char **argv)
 		review_setup(&rs, base, base_mbox, bname, source, cfg, o.netpoll, version);
 		pr_info("baseline: the series %s, in %s", base_mbox, base);
 		if (proc_run(rs.argv, NULL, 0))
-			return REVIEW_NOBUILD;
+			return proc_stopped() ? interrupted("the baseline's meson setup") : REVIEW_NOBUILD;
 		/* its results hold only for the series it was last run with */
 		stamp_path(base, "review-baseline", "commit", sp, sizeof(sp));
 		unlink(sp);
@@ -814,15 +846,17 @@ int main(int argc, char **argv)
 		base_setup(version, !strcmp(flav, "seed"), bs, bopt, sizeof(bopt));
 		pr_info("baseline: setting up %s", base);
 		if (proc_run(bs, NULL, 0))
-			return REVIEW_NOBUILD;
+			return proc_stopped() ? interrupted("the baseline's meson setup") : REVIEW_NOBUILD;
 	}
 
 	/* 2. the review's tests */
 	if (test_list(bdir, o.tests, series_selftests(series) > 0, &names, &n))
-		return o.tests ? CLI_EUSAGE : REVIEW_NOBUILD;
+		return proc_stopped() ? interrupted("meson test --list") : o.tests ? CLI_EUSAGE : REVIEW_NOBUILD;
 	t0 = now_s();
 	pr_info("running %d tests in %s", n, bdir);
 	run_tests(bdir, "review", names, n);
+	if (proc_stopped())
+		return interrupted("the review's tests (or the wait for the guest lock)");
 	ph.tests = now_s() - t0;
 	snprintf(p, sizeof(p), "%s/meson-logs/review.json", bdir);
 	if (tl_load(p, &rlog, err, sizeof(err))) {
@@ -838,8 +872,11 @@ int main(int argc, char **argv)
 
 	if (blk >= 0 && flock(blk, LOCK_EX | LOCK_NB)) {
 		pr_info("baseline: waiting for another review of %s", base);
-		while (flock(blk, LOCK_EX) && errno == EINTR)
-			;
+		/* a poll: a signal just before a blocking flock would be missed */
+		while (flock(blk, LOCK_EX | LOCK_NB) && (errno == EWOULDBLOCK || errno == EINTR) && !proc_stopped())
+			sleep_ms(200);
+		if (proc_stopped())
+			return interrupted("the wait for another review of the baseline");
 	}
 	base_reuse(base, commit, &blog);
 	missing = calloc(n + 1, sizeof(*missing));
@@ -851,12 +888,16 @@ int main(int argc, char **argv)
 
 		pr_info("baseline: running %d tests in %s", nmiss, base);
 		r = proc_run(bc, kbuild_lock(base), 10);
+		if (proc_stopped())
+			return interrupted("the baseline's build");
 		if (r) {
 			if (r > 0)
 				pr_warn("the baseline %s did not build", base);
 			return REVIEW_NOBUILD;
 		}
 		run_tests(base, "review-baseline", missing, nmiss);
+		if (proc_stopped())
+			return interrupted("the baseline's tests");
 		snprintf(p, sizeof(p), "%s/meson-logs/review-baseline.json", base);
 		if (tl_load(p, &blog, err, sizeof(err)))
 			pr_warn("baseline: %s", err);

@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# A review stopped by Ctrl-C (SIGINT to its process group, as a terminal
+# sends it) or SIGTERM, in each phase: it says "interrupted" and in which
+# phase, exits 128+N (130, 143), never "did not build" nor a verdict, and
+# leaves no process and no lock behind.
+#  fit       build.sh --fit --sandbox on the real 6.12 tarball (the sandbox's
+#            tar, in a pid namespace and a session of its own, must go too)
+#  lock      waiting for the kernel-build lock that another build holds
+#  compile   meson compile of the review's build, with a grandchild; again
+#            with SIGTERM to the review's pid alone (kill PID, timeout)
+#  tests     meson test of the review's build, ignoring SIGTERM as a stuck
+#            test would: SIGKILL after the grace (PROC_GRACE_S, 15 s)
+#  base      the baseline's build and its tests
+# No kernel is built: meson is a fake on PATH, --source a fake tree
+# (kernel/tests/fake-kernel.sh), so each review reaches its phase in
+# seconds. A mount namespace of its own with a tmpfs on /run keeps the
+# machine's locks (which real kernel builds hold) out of it.
+#
+#   test-interrupt.sh BPFWIRE_REVIEW SOURCE_ROOT SERIES
+set -u
+[ $# -eq 3 ] || { echo "Bail out! usage: test-interrupt.sh BPFWIRE_REVIEW SOURCE_ROOT SERIES"; exit 1; }
+root=$(realpath "$2")
+. "$root/lab/tests/tap.sh"
+. "$root/kernel/tests/fake-kernel.sh"
+review=$(realpath "$1") series=$(realpath "$3")
+fake_kernel_need
+for p in unshare setsid flock timeout pgrep; do
+	command -v $p >/dev/null || { echo "1..0 # SKIP no $p (util-linux, procps)"; exit 0; }
+done
+if [ -z "${INTERRUPT_TEST_NS:-}" ]; then
+	unshare -m true 2>/dev/null || { echo "1..0 # SKIP no mount namespace (unshare -m)"; exit 0; }
+	exec unshare -m --propagation private env INTERRUPT_TEST_NS=1 "$0" "$@"
+fi
+mount -t tmpfs -o mode=0755 tmpfs /run || { echo "Bail out! no tmpfs on /run in a mount namespace"; exit 1; }
+lockdir=/run/bpfwire-locks
+mkdir -m 0700 "$lockdir"
+tap_tmpdir
+# what a failing review left running goes too, by pid
+trap 'for p in $(left | cut -d" " -f1); do kill -9 "$p"; done; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+export CCACHE_DIR=$tmp/no-ccache
+fake_kernel "$tmp/src"
+mkdir -p "$tmp/bin" "$tmp/base"
+: >"$tmp/base/build.ninja"
+
+# meson: setup makes build.ninja; compile and test hang at the step named
+# in $tmp/slow ("compile:review", "test:base", ...), with a grandchild;
+# else test writes a one-test log.
+cat >"$tmp/bin/meson" <<FAKE
+#!/bin/bash
+cmd=\$1; shift
+case \$cmd in
+setup) mkdir -p "\$1"; : >"\$1/build.ninja"; exit 0 ;;
+configure) exit 0 ;;
+esac
+dir=\$2 logbase=
+case \$dir in $tmp/base) who=base ;; *) who=review ;; esac
+case " \$* " in *" --list "*) echo "bpfwire:kernel / kernel-suite"; exit 0 ;; esac
+for ((i = 1; i < \$#; i++)); do [ "\${!i}" = --logbase ] && { j=\$((i + 1)); logbase=\${!j}; }; done
+if [ "\$(cat $tmp/slow)" = "\$cmd:\$who" ]; then
+	# the review's test does not stop: only SIGKILL ends it
+	[ "\$cmd:\$who" != test:review ] || trap '' TERM
+	(exec -a "hang $tmp" sleep 300) &
+	echo "\$cmd:\$who" >"$tmp/started"
+	wait
+	exit 1
+fi
+if [ "\$cmd" = test ]; then
+	mkdir -p "\$dir/meson-logs"
+	echo '{"name": "bpfwire:kernel / kernel-suite", "result": "OK", "stdout": "ok 1 - a\\n1..1\\n"}' >"\$dir/meson-logs/\$logbase.json"
+fi
+exit 0
+FAKE
+chmod 755 "$tmp/bin/meson"
+
+# review SIGNAL STEP WAIT_FOR [ARGS]: a review in a session of its own,
+# SIGNAL to its group once WAIT_FOR (a command) succeeds (to the review
+# alone when $to_pid is set, as kill PID or timeout(1) send it); $rc,
+# $took (seconds from the signal to its exit), $out
+review() {
+	local sig=$1 step=$2 ready=$3 pid i target
+	shift 3
+	echo "$step" >"$tmp/slow"
+	rm -f "$tmp/started"
+	out=$tmp/$step.out
+	setsid env --default-signal=INT PATH="$tmp/bin:$PATH" "$review" --build-root "$tmp" --base "$tmp/base" --name intr \
+		--tests kernel-suite "$@" "$series" >"$out" 2>&1 &
+	pid=$!
+	for i in $(seq 600); do eval "$ready" && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	target=-$(ps -o pgid= -p "$pid" | tr -d ' ')
+	[ -z "${to_pid:-}" ] || target=$pid
+	kill -"$sig" -- "$target" 2>/dev/null
+	SECONDS=0
+	for i in $(seq 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$? took=$SECONDS
+	sed 's/^/#   /' "$out" | tail -n 12
+}
+# left: what still runs with $tmp in its command line (the review's children)
+left() { pgrep -af -- "$tmp" | grep -v "^$$ " | grep -v pgrep; }
+# check NAME WANT_RC PHASE: exit status, the one line, nothing left, locks free
+check() {
+	local want=$2 phase=$3 l
+	l=$(left)
+	[ "$rc" = "$want" ]
+	t $? "$1: exit $want (got $rc, $took s after the signal)"
+	grep -qF "interrupted (SIG$( [ "$want" = 130 ] && echo INT || echo TERM)) during $phase: no verdict" "$out" &&
+		! grep -q "did not build\|^verdict:\|no kernel bpfwire knows" "$out"
+	t $? "$1: says it was interrupted during $phase, nothing about a build or a verdict"
+	[ -z "$l" ] && flock -n "$lockdir/kbuild.lock" true && flock -n "$lockdir/guest.lock" true
+	t $? "$1: no process of it left (${l:-none}), the kbuild and guest locks free"
+}
+
+tarball=/usr/src/linux-source-6.12.tar.xz
+if [ -f "$tarball" ]; then
+	# a series with a diff (a new file): the fit reads the whole tarball (~20 s of xz)
+	printf '%s\n' "From 0 Mon Sep 17 00:00:00 2001" "From: T <t@example.invalid>" "Subject: [PATCH] t" "" \
+		"---" "diff --git a/interrupt-test b/interrupt-test" "new file mode 100644" "--- /dev/null" \
+		"+++ b/interrupt-test" "@@ -0,0 +1 @@" "+t" >"$tmp/new-file.mbx"
+	series=$tmp/new-file.mbx review INT fit "pgrep -f -- '$tmp/.review-fit-.*fit-src' >/dev/null" --source "$tarball"
+	check fit 130 "the choice of the kernel (build.sh --fit)"
+	ls -d "$tmp"/.review-fit-* >/dev/null 2>&1
+	t $([ $? != 0 ] && echo 0) "fit: its scratch directory removed"
+else
+	echo "# SKIP fit: no $tarball"
+fi
+
+# another build holds the lock: one process (bash execs sleep, fd 9 stays)
+bash -c 'exec 9<>"$1"; flock 9 && exec sleep 300' - "$lockdir/kbuild.lock" &
+holder=$!
+review TERM lock "grep -q 'waiting for $lockdir/kbuild.lock' '$tmp/lock.out'" --source "$tmp/src"
+kill "$holder"
+wait "$holder" 2>/dev/null
+check lock 143 "the kernel build (or the wait for its lock)"
+
+review INT compile:review "test -e '$tmp/started'" --source "$tmp/src"
+check compile 130 "the kernel build (or the wait for its lock)"
+to_pid=1 review TERM compile:review "test -e '$tmp/started'" --source "$tmp/src"
+check "compile, SIGTERM to the review alone" 143 "the kernel build (or the wait for its lock)"
+
+review INT test:review "test -e '$tmp/started'" --source "$tmp/src"
+check tests 130 "the review's tests (or the wait for the guest lock)"
+[ "$took" -ge 14 ] && grep -q "still runs 15 s after the signal: SIGKILL" "$out"
+t $? "tests: a test that ignores SIGTERM is killed after the 15 s grace (took $took s)"
+
+review TERM compile:base "test -e '$tmp/started'" --source "$tmp/src"
+check "baseline build" 143 "the baseline's build"
+
+review INT test:base "test -e '$tmp/started'" --source "$tmp/src"
+check "baseline tests" 130 "the baseline's tests"
+tap_done
