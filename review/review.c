@@ -30,6 +30,7 @@
 #include "log.h"
 #include "page.h"
 #include "proc.h"
+#include "reply.h"
 #include "review-config.h"
 #include "runs.h"
 #include "series.h"
@@ -77,9 +78,11 @@ static const char usage[] =
 "A baseline is run in the same command unless its build holds results of\n"
 "those tests for the same bpfwire commit (meson-logs/*.commit).\n"
 "Writes build-review-NAME/results/review-STAMP/ (review.txt, review.json, both\n"
-"test logs). Exit status: 0 nothing got worse than the baseline, 1 something\n"
-"did (each named), 2 the series did not build or bad usage, 128+N stopped by\n"
-"signal N (130 Ctrl-C, 143 SIGTERM) in any phase: no verdict, every child ended.\n";
+"test logs, and review.eml: a reply to the series' first message, Tested-by when\n"
+"nothing got worse). Exit status: 0 nothing got worse than the baseline, 1\n"
+"something did (each named), 2 the series did not build or bad usage, 128+N\n"
+"stopped by signal N (130 Ctrl-C, 143 SIGTERM) in any phase: no verdict, every\n"
+"child ended.\n";
 
 struct opts {
 	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare, *kernel;
@@ -698,6 +701,51 @@ static int interrupted(const char *phase)
 	return 128 + sig;
 }
 
+/*
+ * RESULTS/review.eml (reply.c): in reply to the series' first message,
+ * with the environment of this review and the command that makes it again.
+ */
+static void write_reply(const char *res, const char *name, const char *series, const char *bdir, const char *version,
+			const char *base, const char *commit, const struct opts *o, int argc, char **argv,
+			const struct vd_report *rep, int ntests)
+{
+	char p[PATH_MAX + 64], err[PATH_MAX + 128], kernel[512], configs[2048], cc[256] = "", command[8192];
+	char *gcc[] = { "gcc", "--version", NULL };
+	struct reply_to t;
+	struct reply_env env = { 0 };
+	json_object *sj;
+	FILE *f;
+
+	if (reply_read_series(series, &t, err, sizeof(err)))
+		pr_warn("review.eml: %s: the reply has no In-Reply-To", err);
+	snprintf(p, sizeof(p), "%s/kernel/series.json", bdir);
+	sj = json_object_from_file(p);
+	reply_kernel_line(sj, version, kernel, sizeof(kernel));
+	reply_configs(sj, BPFWIRE_SOURCE_ROOT, configs, sizeof(configs));
+	json_object_put(sj);
+	proc_capture(gcc, cc, sizeof(cc));
+	cc[strcspn(cc, "\n")] = '\0';
+	/* the kernel it chose, unless the command names it */
+	reply_command(argc, argv, o->kernel || o->source ? NULL : version, command, sizeof(command));
+	env.name = name;
+	env.kernel = kernel;
+	env.base = base;
+	env.configs = configs;
+	env.compiler = cc;
+	env.bpfwire = commit;
+	env.command = command;
+	env.id = strrchr(res, '/') ? strrchr(res, '/') + 1 : res;
+	env.date = time(NULL);
+	env.ntests = ntests;
+	snprintf(p, sizeof(p), "%s/review.eml", res);
+	f = fopen(p, "w");
+	if (!f || reply_write(f, &t, &env, rep))
+		pr_warn("couldn't write %s", p);
+	if (f)
+		fclose(f);
+	reply_to_free(&t);
+}
+
 /* --base SERIES: an mbox or a patch directory, not a build directory. */
 static bool base_is_series(const char *base)
 {
@@ -957,6 +1005,7 @@ int main(int argc, char **argv)
 	}
 	if (f)
 		fclose(f);
+	write_reply(res, name, series, bdir, version, base_series ? base_mbox : base, commit, &o, argc, argv, &rep, n);
 	json_object_put(sj);
 	json_object_put(apij);
 	return rep.worse ? REVIEW_WORSE : 0;

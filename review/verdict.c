@@ -207,9 +207,12 @@ void vd_free(struct vd_report *rep)
 	memset(rep, 0, sizeof(*rep));
 }
 
-static void write_item(FILE *f, const struct vd_item *it)
+void vd_write_item(FILE *f, const struct vd_item *it, bool mark)
 {
-	fprintf(f, "  %-7s %-5s ", vd_mark_name(it->mark), vd_kind_name(it->kind));
+	if (mark)
+		fprintf(f, "  %-7s %-5s ", vd_mark_name(it->mark), vd_kind_name(it->kind));
+	else
+		fprintf(f, "  %-5s ", vd_kind_name(it->kind));
 	esc_fputs(f, it->test, 0);
 	if (it->what[0]) {
 		fputs(": ", f);
@@ -234,7 +237,7 @@ void vd_write_text(FILE *f, const struct vd_report *rep)
 	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
 		for (size_t i = 0; i < rep->n; i++)
 			if (rep->items[i].mark == order[o])
-				write_item(f, &rep->items[i]);
+				vd_write_item(f, &rep->items[i], true);
 	fprintf(f, "same as the baseline: %zu tests, %zu cases, %zu checks, %zu counts\n",
 		rep->same[VD_TEST], rep->same[VD_CASE], rep->same[VD_CHECK], rep->same[VD_COUNT]);
 	fprintf(f, "%zu worse, %zu better, %zu changed\n", rep->worse, rep->better, rep->changed);

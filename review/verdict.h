@@ -51,6 +51,8 @@ void vd_case_shape(const char *id, char *out, size_t len);
 const char *vd_kind_name(enum vd_kind k);
 const char *vd_mark_name(enum vd_mark m);
 
+/* One finding, a line: "  [MARK] KIND TEST: WHAT: BASE -> REVIEW (NOTE)", escaped. */
+void vd_write_item(FILE *f, const struct vd_item *it, bool mark);
 /* The findings as text (escaped: test output quotes guests), worse first. */
 void vd_write_text(FILE *f, const struct vd_report *rep);
 /*

@@ -113,6 +113,21 @@ check() {
 	t $? "$1: no process of it left (${l:-none}), the kbuild and guest locks free"
 }
 
+# the control: not interrupted, the same review reaches its verdict and writes its reply
+printf '%s\n' "From 0 Mon Sep 17 00:00:00 2001" "From: T <t@example.invalid>" "Subject: [PATCH 0/1] t" \
+	"Message-ID: <cover.t@example.invalid>" "" "The cover." >"$tmp/cover.mbx"
+echo none >"$tmp/slow"
+setsid env PATH="$tmp/bin:$PATH" "$review" --build-root "$tmp" --base "$tmp/base" --name intr \
+	--tests kernel-suite --source "$tmp/src" "$tmp/cover.mbx" >"$tmp/control.out" 2>&1
+rc=$?
+sed 's/^/#   /' "$tmp/control.out" | tail -n 6
+eml=$(sed -n 's/^results: //p' "$tmp/control.out")/review.eml
+[ "$rc" = 0 ] && grep -q '^verdict: OK' "$tmp/control.out" &&
+	git mailinfo -k "$tmp/msg" "$tmp/patch" <"$eml" >"$tmp/info" && grep -qx 'Subject: Re: \[PATCH 0/1\] t' "$tmp/info" &&
+	grep -qx 'In-Reply-To: <cover.t@example.invalid>' "$eml" && grep -qx 'Tested-by: bpfwire <bpfwire@example.invalid>' "$tmp/msg" &&
+	grep -q "^  ./run review .*--source $tmp/src .*$tmp/cover.mbx" "$tmp/msg"
+t $? "control: not interrupted, it reaches its verdict (exit $rc) and writes review.eml, a reply with Tested-by and the command"
+
 tarball=/usr/src/linux-source-6.12.tar.xz
 if [ -f "$tarball" ]; then
 	# a series with a diff (a new file): the fit reads the whole tarball (~20 s of xz)
