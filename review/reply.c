@@ -287,6 +287,12 @@ int reply_write(FILE *f, const struct reply_to *t, const struct reply_env *env, 
 	section(f, "Regressions", "worse than the baseline", rep, VD_WORSE, rep->worse);
 	section(f, "Fixes", "better than the baseline", rep, VD_BETTER, rep->better);
 	section(f, "Changes", "neither better nor worse", rep, VD_CHANGED, rep->changed);
+	/* run again, a flake's runs are counted; never dropped, never worse */
+	if (rep->flaky)
+		section(f, "Flaky", "worse in some runs only, not counted as worse", rep, VD_FLAKY, rep->flaky);
+	if (rep->known_flaky)
+		section(f, "Known flaky", "on bpfwire's list (review/known-flaky), not counted as worse", rep,
+			VD_KNOWN_FLAKY, rep->known_flaky);
 	fprintf(f, "The same as the baseline: %zu tests, %zu cases, %zu checks, %zu counts.\n\n",
 		rep->same[VD_TEST], rep->same[VD_CASE], rep->same[VD_CHECK], rep->same[VD_COUNT]);
 	fputs("Environment:\n", f);

@@ -26,6 +26,7 @@
 #include "errnames.h"
 #include "escape.h"
 #include "file.h"
+#include "flaky.h"
 #include "kernels.h"
 #include "log.h"
 #include "page.h"
@@ -70,6 +71,12 @@ static const char usage[] =
 "                    selftests when the series carries selftests, and the suite\n"
 "                    scenarios; those that do not fit are SKIP)\n"
 "  --build-root DIR  where build-review-NAME is made (default: the source root)\n"
+"  --retries N       before a case is called worse, run the tests that hold worse\n"
+"                    cases again on both builds, up to N times (default 2, at most\n"
+"                    10, 0: never); a case worse in some runs only is flaky: reported\n"
+"                    with its counts, not counted as worse\n"
+"  --retry-budget S  start no rerun that would end later than S seconds after the\n"
+"                    first (default 600); the review prints the budget and estimate\n"
 "  --compare BASE_LOG  SERIES is then a review's test log: compare the two\n"
 "                    (a results dir's baseline.testlog.json and review.testlog.json)\n"
 "                    again, build and run nothing\n"
@@ -87,8 +94,15 @@ static const char usage[] =
 struct opts {
 	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare, *kernel;
 	char config[4096];
+	int retries, retry_budget;
 	bool dry;
 };
+
+/* --retries' bound, and its default and --retry-budget's (seconds) */
+#define RETRIES_MAX 10
+#define RETRIES_DEFAULT 2
+#define RETRY_BUDGET_DEFAULT 600
+#define KNOWN_FLAKY BPFWIRE_SOURCE_ROOT "/review/known-flaky"
 
 /* Absolute, so meson (run in another directory) finds it. */
 static int absolute(const char *what, const char *path, char *out, size_t len)
@@ -113,6 +127,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "tests", required_argument, NULL, 't' },
 		{ "build-root", required_argument, NULL, 'B' },
 		{ "compare", required_argument, NULL, 'C' },
+		{ "retries", required_argument, NULL, 'r' },
+		{ "retry-budget", required_argument, NULL, 'R' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -133,6 +149,17 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 't': o->tests = optarg; break;
 		case 'B': o->build_root = optarg; break;
 		case 'C': o->compare = optarg; break;
+		case 'r':
+		case 'R': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || v < (c == 'r' ? 0 : 1) || v > (c == 'r' ? RETRIES_MAX : 86400))
+				return cli_bad_value(PROG, c == 'r' ? "--retries" : "--retry-budget", optarg,
+						     c == 'r' ? "a count from 0 to 10" : "seconds, 1 to 86400");
+			*(c == 'r' ? &o->retries : &o->retry_budget) = (int)v;
+			break;
+		}
 		case 'n': o->dry = true; break;
 		case 'v': log_level = LOG_DEBUG; break;
 		case 'c':
@@ -341,6 +368,83 @@ static int run_tests(const char *dir, const char *logbase, char **names, int n)
 	return proc_run(argv, LOCK_GUEST, 0);
 }
 
+/*
+ * Flakes: the tests that hold a worse case run again on both builds, in
+ * rounds (meson-logs/review-retry-N and review-baseline-retry-N), as many
+ * as --retries allows and as fit in --retry-budget by the first run's
+ * durations; then fl_classify says which worse cases are flaky. 0, or -1
+ * when stopped by a signal. *what: a line for review.txt.
+ */
+static int retry_worse(const struct opts *o, const char *bdir, const char *base, const struct tl_log *rlog,
+		       const struct tl_log *blog, const struct fl_list *known, struct vd_report *rep,
+		       double *spent, char *what, size_t wlen)
+{
+	struct tl_log rl[RETRIES_MAX] = { 0 }, bl[RETRIES_MAX] = { 0 };
+	char p[PATH_MAX + 128], err[PATH_MAX + 192], list[512] = "";
+	double est = 0, t0 = now_s();
+	char **names;
+	int n, rounds = 0, st = 0;
+
+	*spent = 0;
+	what[0] = '\0';
+	if (fl_worse_tests(rep, &names, &n))
+		return 0;
+	if (!n || !o->retries) {
+		free(names);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct tl_test *r = tl_find(rlog, names[i]), *b = tl_find(blog, names[i]);
+
+		est += (r ? r->duration : 0) + (b ? b->duration : 0);
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", names[i]);
+	}
+	pr_info("flakes: %d tests hold worse cases (%s): each runs again on both builds, up to %d times, "
+		"within %d s (--retries, --retry-budget); a round takes about %.0f s", n, list, o->retries,
+		o->retry_budget, est);
+	for (int r = 0; r < o->retries; r++) {
+		double left = o->retry_budget - (now_s() - t0);
+		char lb[64];
+
+		if (est > left) {
+			pr_info("flakes: no round %d: about %.0f s, %.0f s of the budget left", r + 1, est, left);
+			break;
+		}
+		snprintf(lb, sizeof(lb), "review-retry-%d", r + 1);
+		run_tests(bdir, lb, names, n);
+		if (proc_stopped())
+			goto stopped;
+		snprintf(p, sizeof(p), "%s/meson-logs/%s.json", bdir, lb);
+		if (tl_load(p, &rl[r], err, sizeof(err)))
+			pr_warn("flakes: %s", err);
+		snprintf(lb, sizeof(lb), "review-baseline-retry-%d", r + 1);
+		run_tests(base, lb, names, n);
+		if (proc_stopped())
+			goto stopped;
+		snprintf(p, sizeof(p), "%s/meson-logs/%s.json", base, lb);
+		if (tl_load(p, &bl[r], err, sizeof(err)))
+			pr_warn("flakes: %s", err);
+		if (tl_rename_root(&rl[r], bdir) || tl_rename_root(&bl[r], base))
+			break;	/* out of memory: the rounds before are classified */
+		rounds++;
+		/* the next round costs what these did */
+		est = (now_s() - t0) / rounds;
+	}
+	if (fl_classify(rep, known, rl, bl, rounds, names, n))
+		pr_warn("flakes: out of memory: the first run's verdict stands");
+	*spent = now_s() - t0;
+	snprintf(what, wlen, "reruns: %s, %d more times on both builds, %.0f s of a %d s budget: "
+		 "%zu flaky, %zu still worse\n", list, rounds, *spent, o->retry_budget, rep->flaky, rep->worse);
+	goto out;
+stopped:
+	st = -1;
+out:
+	for (int r = 0; r < RETRIES_MAX; r++)
+		tl_free(&rl[r]), tl_free(&bl[r]);
+	free(names);
+	return st;
+}
+
 static void stamp_path(const char *dir, const char *logbase, const char *ext, char *out, size_t len)
 {
 	snprintf(out, len, "%s/meson-logs/%s.%s", dir, logbase, ext);
@@ -445,7 +549,7 @@ static int results_dir(const char *bdir, const char *name, char *out, size_t len
 }
 
 struct phases {
-	double build, tests, base, boots;
+	double build, tests, base, boots, reruns;
 };
 
 static json_object *summary_json(const struct opts *o, const char *name, const char *bdir,
@@ -473,6 +577,7 @@ static json_object *summary_json(const struct opts *o, const char *name, const c
 	json_object_object_add(t, "tests", json_object_new_double(ph->tests));
 	json_object_object_add(t, "baseline", json_object_new_double(ph->base));
 	json_object_object_add(t, "boots", json_object_new_double(ph->boots));
+	json_object_object_add(t, "reruns", json_object_new_double(ph->reruns));
 	json_object_object_add(j, "seconds", t);
 	json_object_object_add(j, "verdict", json_object_new_string(rep->worse ? "WORSE" : "OK"));
 	for (size_t i = 0; i < rlog->n; i++)
@@ -489,7 +594,7 @@ static json_object *summary_json(const struct opts *o, const char *name, const c
 }
 
 /* --compare: two kept test logs, compared again; nothing built or run. */
-static int compare_only(const char *base, const char *review, bool dry)
+static int compare_only(const char *base, const char *review, bool dry, const struct fl_list *known)
 {
 	struct tl_log b = { 0 }, r = { 0 };
 	struct vd_report rep = { 0 };
@@ -506,7 +611,8 @@ static int compare_only(const char *base, const char *review, bool dry)
 	if (dry) {
 		printf(PROG ": dry run: would compare %zu tests of %s with %s\n", r.n, review, base);
 		st = 0;
-	} else if (vd_compare_logs(&b, &r, &rep) || runs_compare(&b, &r, &rep, &boots)) {
+	} else if (vd_compare_logs(&b, &r, &rep) || runs_compare(&b, &r, &rep, &boots) ||
+		   fl_mark_known(&rep, known)) {
 		st = REVIEW_NOBUILD;
 	} else {
 		vd_write_review(stdout, NULL, &rep, &r, NULL, NULL);
@@ -761,7 +867,8 @@ int main(int argc, char **argv)
 {
 	char bdir[PATH_MAX], series[PATH_MAX], source[PATH_MAX] = "", cfg[4096] = "", err[512];
 	char title[128], name[80], commit[128], shortc[32], api[32], base[PATH_MAX], res[PATH_MAX], p[PATH_MAX + 64];
-	struct opts o = { 0 };
+	struct opts o = { .retries = RETRIES_DEFAULT, .retry_budget = RETRY_BUDGET_DEFAULT };
+	struct fl_list known = { 0 };
 	struct tl_log rlog = { 0 }, blog = { 0 };
 	struct vd_report rep = { 0 };
 	struct phases ph = { 0 };
@@ -775,8 +882,13 @@ int main(int argc, char **argv)
 	r = parse(argc, argv, &o);
 	if (r)
 		return r < 0 ? 0 : r;
+	/* a bad line of the repository's list stops every review at once: a test reads it too */
+	if (fl_load(KNOWN_FLAKY, &known, err, sizeof(err))) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return CLI_EUSAGE;
+	}
 	if (o.compare)
-		return compare_only(o.compare, o.series, o.dry);
+		return compare_only(o.compare, o.series, o.dry, &known);
 	if (series_check(o.series, err, sizeof(err))) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return CLI_EUSAGE;
@@ -817,8 +929,10 @@ int main(int argc, char **argv)
 		for (int i = 0; rs.argv[i]; i++)
 			printf(" %s", rs.argv[i]);
 		printf(", meson compile -C %s (under %s), its kernel suite, agent-guest and scenarios,"
-		       " then compare with %s%s%s\n", bdir, LOCK_KBUILD, base_series ? "the series " : "",
-		       o.base ? o.base : "the flavour bpfwire ships on that kernel", o.tests ? " (--tests)" : "");
+		       " then compare with %s%s%s, running a test that holds a worse case again up to %d times"
+		       " on both within %d s\n", bdir, LOCK_KBUILD, base_series ? "the series " : "",
+		       o.base ? o.base : "the flavour bpfwire ships on that kernel", o.tests ? " (--tests)" : "",
+		       o.retries, o.retry_budget);
 		return 0;
 	}
 
@@ -959,16 +1073,20 @@ int main(int argc, char **argv)
 		free(all);
 	}
 	ph.base = now_s() - t0;
-	if (blk >= 0)
-		close(blk);
 
-	/* 4. compare */
+	/* 4. compare; the known flakes; the worse run again (under the baseline's lock still) */
+	char reruns[1024];
+
 	if (tl_rename_root(&rlog, bdir) || tl_rename_root(&blog, base) ||
 	    vd_compare_logs(&blog, &rlog, &rep) ||
-	    runs_compare(&blog, &rlog, &rep, &ph.boots)) {
+	    runs_compare(&blog, &rlog, &rep, &ph.boots) || fl_mark_known(&rep, &known)) {
 		pr_warn("out of memory comparing");
 		return REVIEW_NOBUILD;
 	}
+	if (retry_worse(&o, bdir, base, &rlog, &blog, &known, &rep, &ph.reruns, reruns, sizeof(reruns)))
+		return interrupted("the reruns of the tests that hold worse cases");
+	if (blk >= 0)
+		close(blk);
 	if (results_dir(bdir, name, res, sizeof(res)))
 		return REVIEW_NOBUILD;
 	snprintf(p, sizeof(p), "%s/review.testlog.json", res);
@@ -982,13 +1100,13 @@ int main(int argc, char **argv)
 		pr_warn("couldn't write %s", p);
 	snprintf(p, sizeof(p), "%s/review.txt", res);
 	f = fopen(p, "w");
-	char header[2 * PATH_MAX + 512], times[256];
+	char header[2 * PATH_MAX + 512], times[1536];
 
 	if (vd_header(header, sizeof(header), name, series, shortc, api, base, n) >= (int)sizeof(header))
 		pr_debug("the header was cut");
 	snprintf(header + strlen(header), sizeof(header) - strlen(header), "kernel: Linux %s\n", version);
-	snprintf(times, sizeof(times), "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s\n",
-		 ph.build, ph.tests, ph.boots, ph.base);
+	snprintf(times, sizeof(times), "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s, "
+		 "reruns %.0f s\n%s", ph.build, ph.tests, ph.boots, ph.base, ph.reruns, reruns);
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *out = pass ? stdout : f;
 

@@ -21,6 +21,8 @@ enum vd_mark {
 	VD_CHANGED,	/* differs, neither better nor worse (a count with no direction) */
 	VD_BETTER,
 	VD_WORSE,
+	VD_FLAKY,	/* worse in some runs only (flaky.c): reported, not counted as worse */
+	VD_KNOWN_FLAKY,	/* worse, and on review/known-flaky's list: reported, not counted */
 };
 
 struct vd_item {
@@ -31,13 +33,15 @@ struct vd_item {
 	char *base;	/* the baseline's result, or "(none)" */
 	char *review;
 	char *note;	/* the review's SKIP reason or a failure's text, "" if none */
+	int worse_runs, runs;	/* when run again (flaky.c): worse in worse_runs of runs; 0 of 0 if not */
+	char *known;	/* VD_KNOWN_FLAKY: the list's "DATE: REASON"; NULL otherwise */
 };
 
 struct vd_report {
 	struct vd_item *items;	/* everything that differs, in test order */
 	size_t n;
 	size_t same[4];		/* per vd_kind, the ones that match */
-	size_t worse, better, changed;
+	size_t worse, better, changed, flaky, known_flaky;
 };
 
 /* Compare every test of review with the same test of base. 0 or -ENOMEM. */
@@ -46,12 +50,18 @@ int vd_compare_logs(const struct tl_log *base, const struct tl_log *review, stru
 int vd_add(struct vd_report *rep, enum vd_kind kind, enum vd_mark mark, const char *test,
 	   const char *what, const char *base, const char *review, const char *note);
 void vd_free(struct vd_report *rep);
+/* Item i takes mark (a flake's), the counts following; known is copied. 0 or -ENOMEM. */
+int vd_remark(struct vd_report *rep, size_t i, enum vd_mark mark, const char *known);
 /* A case's name without its run-to-run values, for matching a renamed twin. */
 void vd_case_shape(const char *id, char *out, size_t len);
 const char *vd_kind_name(enum vd_kind k);
 const char *vd_mark_name(enum vd_mark m);
 
-/* One finding, a line: "  [MARK] KIND TEST: WHAT: BASE -> REVIEW (NOTE)", escaped. */
+/*
+ * One finding, a line: "  [MARK] KIND TEST: WHAT: BASE -> REVIEW (NOTE)",
+ * then " [worse in W of N runs]" or " [known flaky since DATE: REASON]",
+ * escaped.
+ */
 void vd_write_item(FILE *f, const struct vd_item *it, bool mark);
 /* The findings as text (escaped: test output quotes guests), worse first. */
 void vd_write_text(FILE *f, const struct vd_report *rep);

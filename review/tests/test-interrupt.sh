@@ -12,10 +12,9 @@
 #  tests     meson test of the review's build, ignoring SIGTERM as a stuck
 #            test would: SIGKILL after the grace (PROC_GRACE_S, 15 s)
 #  base      the baseline's build and its tests
-# No kernel is built: meson is a fake on PATH, --source a fake tree
-# (kernel/tests/fake-kernel.sh), so each review reaches its phase in
-# seconds. A mount namespace of its own with a tmpfs on /run keeps the
-# machine's locks (which real kernel builds hold) out of it.
+# No kernel is built: meson is a fake on PATH, --source a fake tree, in a
+# mount namespace of its own (tests/fake-meson.sh), so each review
+# reaches its phase in seconds.
 #
 #   test-interrupt.sh BPFWIRE_REVIEW SOURCE_ROOT SERIES
 set -u
@@ -23,56 +22,13 @@ set -u
 root=$(realpath "$2")
 . "$root/lab/tests/tap.sh"
 . "$root/kernel/tests/fake-kernel.sh"
+. "$root/review/tests/fake-meson.sh"
 review=$(realpath "$1") series=$(realpath "$3")
-fake_kernel_need
-for p in unshare setsid flock timeout pgrep; do
-	command -v $p >/dev/null || { echo "1..0 # SKIP no $p (util-linux, procps)"; exit 0; }
-done
-if [ -z "${INTERRUPT_TEST_NS:-}" ]; then
-	unshare -m true 2>/dev/null || { echo "1..0 # SKIP no mount namespace (unshare -m)"; exit 0; }
-	exec unshare -m --propagation private env INTERRUPT_TEST_NS=1 "$0" "$@"
-fi
-mount -t tmpfs -o mode=0755 tmpfs /run || { echo "Bail out! no tmpfs on /run in a mount namespace"; exit 1; }
-lockdir=/run/bpfwire-locks
-mkdir -m 0700 "$lockdir"
+fake_meson_need INTERRUPT_TEST_NS "$0" "$@"
 tap_tmpdir
 # what a failing review left running goes too, by pid
 trap 'for p in $(left | cut -d" " -f1); do kill -9 "$p"; done; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-export CCACHE_DIR=$tmp/no-ccache
-fake_kernel "$tmp/src"
-mkdir -p "$tmp/bin" "$tmp/base"
-: >"$tmp/base/build.ninja"
-
-# meson: setup makes build.ninja; compile and test hang at the step named
-# in $tmp/slow ("compile:review", "test:base", ...), with a grandchild;
-# else test writes a one-test log.
-cat >"$tmp/bin/meson" <<FAKE
-#!/bin/bash
-cmd=\$1; shift
-case \$cmd in
-setup) mkdir -p "\$1"; : >"\$1/build.ninja"; exit 0 ;;
-configure) exit 0 ;;
-esac
-dir=\$2 logbase=
-case \$dir in $tmp/base) who=base ;; *) who=review ;; esac
-case " \$* " in *" --list "*) echo "bpfwire:kernel / kernel-suite"; exit 0 ;; esac
-for ((i = 1; i < \$#; i++)); do [ "\${!i}" = --logbase ] && { j=\$((i + 1)); logbase=\${!j}; }; done
-if [ "\$(cat $tmp/slow)" = "\$cmd:\$who" ]; then
-	# the review's test does not stop: only SIGKILL ends it
-	[ "\$cmd:\$who" != test:review ] || trap '' TERM
-	(exec -a "hang $tmp" sleep 300) &
-	echo "\$cmd:\$who" >"$tmp/started"
-	wait
-	exit 1
-fi
-if [ "\$cmd" = test ]; then
-	mkdir -p "\$dir/meson-logs"
-	echo '{"name": "bpfwire:kernel / kernel-suite", "result": "OK", "stdout": "ok 1 - a\\n1..1\\n"}' >"\$dir/meson-logs/\$logbase.json"
-fi
-exit 0
-FAKE
-chmod 755 "$tmp/bin/meson"
+fake_meson_setup
 
 # review SIGNAL STEP WAIT_FOR [ARGS]: a review in a session of its own,
 # SIGNAL to its group once WAIT_FOR (a command) succeeds (to the review
