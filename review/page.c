@@ -21,10 +21,10 @@ int review_page(const char *dir, const char *title, const char *header, const st
 		return -ENOMEM;
 	html_pre(p.body, NULL, header, strlen(header));
 	snprintf(line, sizeof(line), "verdict: %s: %zu worse, %zu better, %zu changed; the same as the baseline: "
-		 "%zu tests, %zu cases, %zu checks, %zu counts", rep->worse ? "WORSE" : "OK", rep->worse,
+		 "%zu tests, %zu cases, %zu checks, %zu counts", vd_worse(rep) ? "WORSE" : "OK", rep->worse,
 		 rep->better, rep->changed, rep->same[VD_TEST], rep->same[VD_CASE], rep->same[VD_CHECK],
 		 rep->same[VD_COUNT]);
-	html_el(p.body, "p", rep->worse ? "fail" : "pass", line);
+	html_el(p.body, "p", vd_worse(rep) ? "fail" : "pass", line);
 	if (rep->flaky || rep->known_flaky) {
 		snprintf(line, sizeof(line), "%zu flaky (worse in some runs only), %zu known flaky: reported, "
 			 "not counted as worse", rep->flaky, rep->known_flaky);

@@ -282,7 +282,7 @@ int reply_write(FILE *f, const struct reply_to *t, const struct reply_env *env, 
 	esc_fputs(f, env->base, 0);
 	fputs(".\n\n", f);
 	/* here, not last: the last paragraph is where git and b4 read trailers */
-	fprintf(f, "Verdict: %s (%zu worse than the baseline)\n", rep->worse ? "WORSE" : "OK", rep->worse);
+	vd_write_verdict(f, "Verdict", rep);
 	fputs(VD_CAVEAT "\n\n", f);
 	section(f, "Regressions", "worse than the baseline", rep, VD_WORSE, rep->worse);
 	section(f, "Fixes", "better than the baseline", rep, VD_BETTER, rep->better);
@@ -295,6 +295,8 @@ int reply_write(FILE *f, const struct reply_to *t, const struct reply_env *env, 
 			VD_KNOWN_FLAKY, rep->known_flaky);
 	fprintf(f, "The same as the baseline: %zu tests, %zu cases, %zu checks, %zu counts.\n\n",
 		rep->same[VD_TEST], rep->same[VD_CASE], rep->same[VD_CHECK], rep->same[VD_COUNT]);
+	if (env->static_text && env->static_text[0])
+		fprintf(f, "%s\n", env->static_text);
 	fputs("Environment:\n", f);
 	env_line(f, "kernel:", env->kernel);
 	env_line(f, "baseline:", env->base);
@@ -305,7 +307,7 @@ int reply_write(FILE *f, const struct reply_to *t, const struct reply_env *env, 
 	esc_fputs(f, env->command, 0);
 	fputc('\n', f);
 	/* the last paragraph, where b4 looks for trailers: ours alone */
-	if (!rep->worse)
+	if (!vd_worse(rep))
 		fputs("\n" REPLY_TESTED_BY "\n", f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -41,6 +41,7 @@ struct reply_env {
 	const char *bpfwire;	/* bpfwire's commit */
 	const char *command;	/* one command that reproduces the review */
 	const char *id;		/* the reply's Message-ID is <ID@example.invalid> */
+	const char *static_text;	/* the static section (st_write_text: escaped), or NULL */
 	time_t date;
 	int ntests;
 };

@@ -35,6 +35,7 @@
 #include "review-config.h"
 #include "runs.h"
 #include "series.h"
+#include "static.h"
 #include "testlog.h"
 #include "timeutil.h"
 #include "verdict.h"
@@ -77,6 +78,9 @@ static const char usage[] =
 "                    with its counts, not counted as worse\n"
 "  --retry-budget S  start no rerun that would end later than S seconds after the\n"
 "                    first (default 600); the review prints the budget and estimate\n"
+"  --strict          static findings (checkpatch.pl --strict of the series' tree on\n"
+"                    each of its patches: errors and warnings) count as worse; by\n"
+"                    default they are reported in their own section only\n"
 "  --compare BASE_LOG  SERIES is then a review's test log: compare the two\n"
 "                    (a results dir's baseline.testlog.json and review.testlog.json)\n"
 "                    again, build and run nothing\n"
@@ -95,7 +99,7 @@ struct opts {
 	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare, *kernel;
 	char config[4096];
 	int retries, retry_budget;
-	bool dry;
+	bool dry, strict;
 };
 
 /* --retries' bound, and its default and --retry-budget's (seconds) */
@@ -129,6 +133,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "compare", required_argument, NULL, 'C' },
 		{ "retries", required_argument, NULL, 'r' },
 		{ "retry-budget", required_argument, NULL, 'R' },
+		{ "strict", no_argument, NULL, 'S' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -161,6 +166,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			break;
 		}
 		case 'n': o->dry = true; break;
+		case 'S': o->strict = true; break;
 		case 'v': log_level = LOG_DEBUG; break;
 		case 'c':
 			if (strlen(o->config) + strlen(optarg) + 2 > sizeof(o->config))
@@ -549,7 +555,7 @@ static int results_dir(const char *bdir, const char *name, char *out, size_t len
 }
 
 struct phases {
-	double build, tests, base, boots, reruns;
+	double build, statics, tests, base, boots, reruns;
 };
 
 static json_object *summary_json(const struct opts *o, const char *name, const char *bdir,
@@ -574,12 +580,13 @@ static json_object *summary_json(const struct opts *o, const char *name, const c
 	if (series)
 		json_object_object_add(j, "series", series);
 	json_object_object_add(t, "build", json_object_new_double(ph->build));
+	json_object_object_add(t, "static", json_object_new_double(ph->statics));
 	json_object_object_add(t, "tests", json_object_new_double(ph->tests));
 	json_object_object_add(t, "baseline", json_object_new_double(ph->base));
 	json_object_object_add(t, "boots", json_object_new_double(ph->boots));
 	json_object_object_add(t, "reruns", json_object_new_double(ph->reruns));
 	json_object_object_add(j, "seconds", t);
-	json_object_object_add(j, "verdict", json_object_new_string(rep->worse ? "WORSE" : "OK"));
+	json_object_object_add(j, "verdict", json_object_new_string(vd_worse(rep) ? "WORSE" : "OK"));
 	for (size_t i = 0; i < rlog->n; i++)
 		if (rlog->tests[i].protos) {
 			json_object *pr;
@@ -795,6 +802,59 @@ static void review_setup(struct review_setup *rs, const char *bdir, const char *
 }
 
 /*
+ * The static checks: review/checkpatch.sh in the sandbox, on the built
+ * tree (BDIR/kernel/sbx/src, whose first commits after pristine are the
+ * series' own, as series.json counts them), into BDIR/static; then its
+ * files read as data. What kept it from running is said in st, not
+ * fatal. -1 only when a signal stopped it.
+ */
+static int run_static(const char *bdir, struct st_report *st)
+{
+	char out[PATH_MAX + 16], src[PATH_MAX + 32], p[PATH_MAX + 64], nstr[16], err[PATH_MAX + 128];
+	char *rm[] = { "rm", "-rf", "--", out, NULL }, sink[256];
+	double t0 = now_s();
+	json_object *sj;
+	int r;
+
+	snprintf(p, sizeof(p), "%s/kernel/series.json", bdir);
+	sj = json_object_from_file(p);
+	r = st_series_patches(st, sj);
+	json_object_put(sj);
+	if (r) {
+		st_not_run(st, "the build's kernel/series.json names no patch of the series");
+		return 0;
+	}
+	snprintf(src, sizeof(src), "%s/kernel/sbx/src", bdir);
+	snprintf(p, sizeof(p), "%s/.git", src);
+	if (!file_exists(p)) {
+		snprintf(err, sizeof(err), "no sandboxed tree at %s", src);
+		st_not_run(st, err);
+		return 0;
+	}
+	/* made anew by root: the sandbox's uid gets it (sandbox.sh --rw), never a path it chose */
+	snprintf(out, sizeof(out), "%s/static", bdir);
+	proc_capture(rm, sink, sizeof(sink));
+	snprintf(nstr, sizeof(nstr), "%d", st->patches);
+	char *argv[] = { "bash", BPFWIRE_SOURCE_ROOT "/kernel/sandbox.sh", "--rw", out, "--ro", src,
+			 "--ro", BPFWIRE_SOURCE_ROOT, "--", "bash", BPFWIRE_SOURCE_ROOT "/review/checkpatch.sh",
+			 src, nstr, out, NULL };
+
+	pr_info("static: checkpatch.pl --strict of the series' tree on each of its %d patches, in the sandbox",
+		st->patches);
+	r = proc_run(argv, NULL, 10);
+	st->seconds = now_s() - t0;
+	if (proc_stopped())
+		return -1;
+	if (r) {
+		snprintf(err, sizeof(err), "review/checkpatch.sh in the sandbox exited %d (see above)", r);
+		st_not_run(st, err);
+	} else if (st_load(st, out, err, sizeof(err))) {
+		st_not_run(st, err);
+	}
+	return 0;
+}
+
+/*
  * A signal stopped the review (proc.c ended what ran): no verdict, and
  * never "did not build". 128+N, as a shell reports a command that N ended.
  */
@@ -813,7 +873,7 @@ static int interrupted(const char *phase)
  */
 static void write_reply(const char *res, const char *name, const char *series, const char *bdir, const char *version,
 			const char *base, const char *commit, const struct opts *o, int argc, char **argv,
-			const struct vd_report *rep, int ntests)
+			const struct vd_report *rep, int ntests, const char *static_text)
 {
 	char p[PATH_MAX + 64], err[PATH_MAX + 128], kernel[512], configs[2048], cc[256] = "", command[8192];
 	char *gcc[] = { "gcc", "--version", NULL };
@@ -843,6 +903,7 @@ static void write_reply(const char *res, const char *name, const char *series, c
 	env.id = strrchr(res, '/') ? strrchr(res, '/') + 1 : res;
 	env.date = time(NULL);
 	env.ntests = ntests;
+	env.static_text = static_text;
 	snprintf(p, sizeof(p), "%s/review.eml", res);
 	f = fopen(p, "w");
 	if (!f || reply_write(f, &t, &env, rep))
@@ -869,6 +930,7 @@ int main(int argc, char **argv)
 	char title[128], name[80], commit[128], shortc[32], api[32], base[PATH_MAX], res[PATH_MAX], p[PATH_MAX + 64];
 	struct opts o = { .retries = RETRIES_DEFAULT, .retry_budget = RETRY_BUDGET_DEFAULT };
 	struct fl_list known = { 0 };
+	struct st_report st = { 0 };
 	struct tl_log rlog = { 0 }, blog = { 0 };
 	struct vd_report rep = { 0 };
 	struct phases ph = { 0 };
@@ -971,6 +1033,9 @@ int main(int argc, char **argv)
 	}
 	ph.build = now_s() - t0;
 	pr_info("built in %.0f s", ph.build);
+	if (run_static(bdir, &st))
+		return interrupted("the static checks (checkpatch.pl in the sandbox)");
+	ph.statics = st.seconds;
 	kernel_api(bdir, api, sizeof(api), &apij);
 	pr_info("the kernel's ksock API: %s", api[0] ? api : "not detected (no kernel/api.json)");
 	/* The baseline runs on the same kernel version as the review. */
@@ -1093,38 +1158,62 @@ int main(int argc, char **argv)
 	keep_log(p, &rlog, names, n);
 	snprintf(p, sizeof(p), "%s/baseline.testlog.json", res);
 	keep_log(p, &blog, names, n);
+	rep.static_worse = st_counted(&st, o.strict);
 	sj = summary_json(&o, name, bdir, base, commit, api, apij, &ph, &rep, &rlog);
 	json_object_object_add(sj, "kernel_version", json_object_new_string(version));
+	json_object_object_add(sj, "static", st_to_json(&st, o.strict));
 	snprintf(p, sizeof(p), "%s/review.json", res);
 	if (json_object_to_file_ext(p, sj, JSON_C_TO_STRING_PRETTY))
 		pr_warn("couldn't write %s", p);
 	snprintf(p, sizeof(p), "%s/review.txt", res);
 	f = fopen(p, "w");
-	char header[2 * PATH_MAX + 512], times[1536];
+	char header[2 * PATH_MAX + 512], times[1536], *extra = NULL, *stext = NULL;
+	size_t elen = 0, slen = 0;
+	FILE *ef = open_memstream(&extra, &elen), *sf = open_memstream(&stext, &slen);
 
 	if (vd_header(header, sizeof(header), name, series, shortc, api, base, n) >= (int)sizeof(header))
 		pr_debug("the header was cut");
 	snprintf(header + strlen(header), sizeof(header) - strlen(header), "kernel: Linux %s\n", version);
-	snprintf(times, sizeof(times), "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s, "
-		 "reruns %.0f s\n%s", ph.build, ph.tests, ph.boots, ph.base, ph.reruns, reruns);
+	snprintf(times, sizeof(times), "time: build %.0f s, static %.0f s, tests %.0f s (guest boots %.0f s of it), "
+		 "baseline %.0f s, reruns %.0f s\n%s", ph.build, ph.statics, ph.tests, ph.boots, ph.base, ph.reruns,
+		 reruns);
+	/* the static section, then the times: before the verdict */
+	if (sf) {
+		st_write_text(sf, &st, o.strict);
+		fclose(sf);
+	}
+	if (ef) {
+		fputs(stext ? stext : "", ef);
+		fputs(times, ef);
+		fclose(ef);
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *out = pass ? stdout : f;
 
 		if (!out)
 			continue;
-		vd_write_review(out, header, &rep, &rlog, times, res);
+		vd_write_review(out, header, &rep, &rlog, extra ? extra : times, res);
 		if (!pass && f) {
+			char *page = NULL;
+
 			fclose(f);
 			f = NULL;
 			snprintf(title, sizeof(title), "review %s", name);
-			if (review_page(res, title, header, &rep))
+			if (asprintf(&page, "%s%s", header, stext ? stext : "") < 0)
+				page = NULL;
+			if (!page || review_page(res, title, page, &rep))
 				pr_warn("couldn't write %s/review.html", res);
+			free(page);
 		}
 	}
 	if (f)
 		fclose(f);
-	write_reply(res, name, series, bdir, version, base_series ? base_mbox : base, commit, &o, argc, argv, &rep, n);
+	write_reply(res, name, series, bdir, version, base_series ? base_mbox : base, commit, &o, argc, argv, &rep, n,
+		    stext);
+	free(extra);
+	free(stext);
 	json_object_put(sj);
 	json_object_put(apij);
-	return rep.worse ? REVIEW_WORSE : 0;
+	st_free(&st);
+	return vd_worse(&rep) ? REVIEW_WORSE : 0;
 }

@@ -322,8 +322,16 @@ static void write_protos(FILE *f, const struct tl_test *t)
 	}
 }
 
+void vd_write_verdict(FILE *f, const char *word, const struct vd_report *rep)
+{
+	fprintf(f, "%s: %s (%zu worse than the baseline", word, vd_worse(rep) ? "WORSE" : "OK", rep->worse);
+	if (rep->static_worse)
+		fprintf(f, ", %zu static findings under --strict", rep->static_worse);
+	fputs(")\n", f);
+}
+
 void vd_write_review(FILE *f, const char *header, const struct vd_report *rep,
-		     const struct tl_log *rlog, const char *times, const char *results)
+		     const struct tl_log *rlog, const char *extra, const char *results)
 {
 	/* vd_header escaped its parts; a line of it is ours */
 	if (header)
@@ -332,9 +340,9 @@ void vd_write_review(FILE *f, const char *header, const struct vd_report *rep,
 	for (size_t i = 0; i < rlog->n; i++)
 		if (rlog->tests[i].protos)
 			write_protos(f, &rlog->tests[i]);
-	if (times)
-		fputs(times, f);
-	fprintf(f, "verdict: %s (%zu worse than the baseline)\n", rep->worse ? "WORSE" : "OK", rep->worse);
+	if (extra)
+		fputs(extra, f);
+	vd_write_verdict(f, "verdict", rep);
 	fputs(VD_CAVEAT "\n", f);
 	if (results) {
 		fputs("results: ", f);

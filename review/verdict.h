@@ -42,7 +42,15 @@ struct vd_report {
 	size_t n;
 	size_t same[4];		/* per vd_kind, the ones that match */
 	size_t worse, better, changed, flaky, known_flaky;
+	/* static findings that --strict counts (static.h): listed in their section, not as items */
+	size_t static_worse;
 };
+
+/* Everything that makes the verdict WORSE. */
+static inline size_t vd_worse(const struct vd_report *rep)
+{
+	return rep->worse + rep->static_worse;
+}
 
 /* Compare every test of review with the same test of base. 0 or -ENOMEM. */
 int vd_compare_logs(const struct tl_log *base, const struct tl_log *review, struct vd_report *rep);
@@ -80,11 +88,14 @@ int vd_header(char *out, size_t len, const char *name, const char *series, const
  * review.txt, as the terminal shows it too: the header (vd_header's, or
  * NULL), the findings, the prototypes kernel-tests found in rlog's tests
  * (each indented and escaped under its test's name: no text of a test's
- * output starts a line), times (a line, or NULL), the verdict, the
- * caveat and results (or NULL).
+ * output starts a line), extra (lines of ours, escaped already: the
+ * static section, the times; or NULL), the verdict, the caveat and
+ * results (or NULL).
  */
 void vd_write_review(FILE *f, const char *header, const struct vd_report *rep,
-		     const struct tl_log *rlog, const char *times, const char *results);
+		     const struct tl_log *rlog, const char *extra, const char *results);
+/* "verdict: WORSE (N worse than the baseline[, M static findings under --strict])" and a newline. */
+void vd_write_verdict(FILE *f, const char *word, const struct vd_report *rep);
 /* {"worse": N, ..., "items": [...]} */
 json_object *vd_to_json(const struct vd_report *rep);
 

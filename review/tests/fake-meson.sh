@@ -20,7 +20,10 @@
 # meson-logs/LOGBASE.json, one line for kernel-suite: its TAP from
 # $tmp/tap.WHO.LOGBASE, else $tmp/tap.WHO, else "ok 1 - a" (a line a
 # case), FAIL when one is "not ok", and a duration of $tmp/duration
-# seconds (default 1).
+# seconds (default 1). compile of the review's build copies $tmp/tree, when
+# there is one, to its kernel/sbx/src (the sandbox's uid's, as build.sh
+# leaves it) and $tmp/series.json to its kernel/series.json. $root: the
+# source root.
 
 fake_meson_need() {
 	local var=$1 p
@@ -47,7 +50,7 @@ fake_meson_setup() {
 	echo none >"$tmp/slow"
 	{
 		echo '#!/bin/bash'
-		printf 'tmp=%q\n' "$tmp"
+		printf 'tmp=%q root=%q\n' "$tmp" "$root"
 		cat <<-'FAKE'
 		cmd=$1; shift
 		case $cmd in
@@ -64,6 +67,14 @@ fake_meson_setup() {
 			echo "$cmd:$who" >"$tmp/started"
 			wait
 			exit 1
+		fi
+		# compile: a "built" tree and its series.json, as build.sh leaves them
+		if [ "$cmd:$who" = compile:review ] && [ -d "$tmp/tree" ]; then
+			rm -rf "$dir/kernel/sbx/src"
+			mkdir -p "$dir/kernel/sbx"
+			cp -a "$tmp/tree" "$dir/kernel/sbx/src"
+			chown -R "$("$root/kernel/sandbox.sh" --uid)" "$dir/kernel/sbx"
+			cp "$tmp/series.json" "$dir/kernel/series.json"
 		fi
 		[ "$cmd" = test ] || exit 0
 		tap="ok 1 - a"
