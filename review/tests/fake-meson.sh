@@ -15,15 +15,15 @@
 #
 # The fake meson: setup makes build.ninja; test --list names kernel-suite;
 # compile and test hang at the step named in $tmp/slow ("compile:review",
-# "test:base", ...: STEP:WHO) with a grandchild "hang $tmp" (the review's
-# test ignoring SIGTERM) and write $tmp/started; else test writes
-# meson-logs/LOGBASE.json, one line for kernel-suite: its TAP from
-# $tmp/tap.WHO.LOGBASE, else $tmp/tap.WHO, else "ok 1 - a" (a line a
-# case), FAIL when one is "not ok", and a duration of $tmp/duration
-# seconds (default 1). compile of the review's build copies $tmp/tree, when
-# there is one, to its kernel/sbx/src (the sandbox's uid's, as build.sh
-# leaves it) and $tmp/series.json to its kernel/series.json. $root: the
-# source root.
+# "test:base", ...: STEP:WHO, or STEP:WHO:LOGBASE) with a grandchild
+# "hang $tmp" ("test:review" ignoring SIGTERM) and write $tmp/started;
+# else test writes meson-logs/LOGBASE.json, one line for kernel-suite:
+# its TAP from $tmp/tap.WHO.LOGBASE, else $tmp/tap.WHO, else "ok 1 - a"
+# (a line a case), FAIL when one is "not ok", and a duration of
+# $tmp/duration seconds (default 1). compile of the review's build copies
+# $tmp/tree, when there is one, to its kernel/sbx/src (the sandbox's
+# uid's, as build.sh leaves it) and $tmp/series.json to its
+# kernel/series.json. $root: the source root.
 
 fake_meson_need() {
 	local var=$1 p
@@ -61,8 +61,9 @@ fake_meson_setup() {
 		case $dir in "$tmp/base") who=base ;; *) who=review ;; esac
 		case " $* " in *" --list "*) echo "bpfwire:kernel / kernel-suite"; exit 0 ;; esac
 		for ((i = 1; i < $#; i++)); do [ "${!i}" = --logbase ] && { j=$((i + 1)); logbase=${!j}; }; done
-		if [ "$(cat "$tmp/slow")" = "$cmd:$who" ]; then
-			[ "$cmd:$who" != test:review ] || trap '' TERM
+		slow=$(cat "$tmp/slow")
+		if [ "$slow" = "$cmd:$who" ] || [ "$slow" = "$cmd:$who:$logbase" ]; then
+			[ "$slow" != test:review ] || trap '' TERM
 			(exec -a "hang $tmp" sleep 300) &
 			echo "$cmd:$who" >"$tmp/started"
 			wait

@@ -12,6 +12,7 @@
 #  tests     meson test of the review's build, ignoring SIGTERM as a stuck
 #            test would: SIGKILL after the grace (PROC_GRACE_S, 15 s)
 #  base      the baseline's build and its tests
+#  reruns    the baseline's rerun of a test that held a worse case
 # No kernel is built: meson is a fake on PATH, --source a fake tree, in a
 # mount namespace of its own (tests/fake-meson.sh), so each review
 # reaches its phase in seconds.
@@ -121,4 +122,10 @@ check "baseline build" 143 "the baseline's build"
 
 review INT test:base "test -e '$tmp/started'" --source "$tmp/src"
 check "baseline tests" 130 "the baseline's tests"
+
+# the first run fails a case: its test runs again, and the rerun hangs
+printf 'not ok 1 - a\n' >"$tmp/tap.review.review"
+review INT test:base:review-baseline-retry-1 "test -e '$tmp/started'" --source "$tmp/src"
+rm -f "$tmp/tap.review.review"
+check "reruns" 130 "the reruns of the tests that hold worse cases"
 tap_done
