@@ -12,6 +12,9 @@
 #                                   re-exec in a mount namespace (VAR set)
 #   fake_meson_setup                $tmp (tap_tmpdir) made readable; its
 #                                   src (the tree), base, bin/meson
+#   fake_meson_forget_base          before each review: the baseline's
+#                                   logs go, so that it runs (a clean
+#                                   checkout's review reuses them: .commit)
 #
 # The fake meson: setup makes build.ninja; test --list names kernel-suite;
 # compile and test hang at the step named in $tmp/slow ("compile:review",
@@ -89,4 +92,8 @@ fake_meson_setup() {
 		FAKE
 	} >"$tmp/bin/meson"
 	chmod 755 "$tmp/bin/meson"
+}
+
+fake_meson_forget_base() {
+	rm -rf "$tmp/base/meson-logs"
 }

@@ -31,6 +31,7 @@ run() {
 	local name=$1
 	shift
 	out=$tmp/$name.out
+	fake_meson_forget_base
 	env PATH="$tmp/bin:$PATH" "$review" --build-root "$tmp" --base "$tmp/base" --name flakes \
 		--tests kernel-suite --source "$tmp/src" "$@" "$tmp/t.mbx" >"$out" 2>&1
 	rc=$?

@@ -40,6 +40,7 @@ review() {
 	shift 3
 	echo "$step" >"$tmp/slow"
 	rm -f "$tmp/started"
+	fake_meson_forget_base
 	out=$tmp/$step.out
 	setsid env --default-signal=INT PATH="$tmp/bin:$PATH" "$review" --build-root "$tmp" --base "$tmp/base" --name intr \
 		--tests kernel-suite "$@" "$series" >"$out" 2>&1 &
@@ -74,6 +75,7 @@ check() {
 printf '%s\n' "From 0 Mon Sep 17 00:00:00 2001" "From: T <t@example.invalid>" "Subject: [PATCH 0/1] t" \
 	"Message-ID: <cover.t@example.invalid>" "" "The cover." >"$tmp/cover.mbx"
 echo none >"$tmp/slow"
+fake_meson_forget_base
 setsid env PATH="$tmp/bin:$PATH" "$review" --build-root "$tmp" --base "$tmp/base" --name intr \
 	--tests kernel-suite --source "$tmp/src" "$tmp/cover.mbx" >"$tmp/control.out" 2>&1
 rc=$?

@@ -76,6 +76,7 @@ run() {
 	local name=$1
 	shift
 	out=$tmp/$name.out
+	fake_meson_forget_base
 	SECONDS=0
 	env PATH="$tmp/bin:$PATH" "$review" --build-root "$tmp" --base "$tmp/base" --name static \
 		--tests kernel-suite --source "$tmp/src" "$@" "$tmp/t.mbx" >"$out" 2>&1
