@@ -65,6 +65,11 @@ int lock_dir_open(const char *path, char *err, size_t len)
 
 int lock_take(const char *path)
 {
+	return lock_take_until(path, NULL);
+}
+
+int lock_take_until(const char *path, const volatile sig_atomic_t *stop)
+{
 	char err[PATH_MAX + 256];
 	int dfd = lock_dir_open(path, err, sizeof(err)), fd;
 
@@ -81,11 +86,19 @@ int lock_take(const char *path)
 	if (!flock(fd, LOCK_EX | LOCK_NB))
 		return fd;
 	pr_info("waiting for %s (another kernel build or lab holds it)", path);
-	while (flock(fd, LOCK_EX))
-		if (errno != EINTR) {
+	/* with stop, a poll: a signal just before a blocking flock would be missed */
+	while (flock(fd, stop ? LOCK_EX | LOCK_NB : LOCK_EX)) {
+		if (errno != EINTR && errno != EWOULDBLOCK) {
 			pr_warn("flock %s: %s", path, errno_str(errno));
 			close(fd);
 			return -1;
 		}
+		if (stop && *stop) {
+			close(fd);
+			return -1;
+		}
+		if (stop)
+			usleep(200 * 1000);
+	}
 	return fd;
 }

@@ -9,6 +9,7 @@
 #ifndef BPFWIRE_COMMON_LOCK_H
 #define BPFWIRE_COMMON_LOCK_H
 
+#include <signal.h>
 #include <stddef.h>
 
 /* Not under /run/bpfwire: every directory there is a lab run's. */
@@ -27,5 +28,10 @@ int lock_dir_open(const char *path, char *err, size_t len);
  * wait. The fd (O_CLOEXEC; closing it unlocks), or -1 (said).
  */
 int lock_take(const char *path);
+/*
+ * The same, giving up (-1, silent) once *stop is non-zero: a signal
+ * handler installed without SA_RESTART sets it, and breaks the wait.
+ */
+int lock_take_until(const char *path, const volatile sig_atomic_t *stop);
 
 #endif /* BPFWIRE_COMMON_LOCK_H */

@@ -11,9 +11,9 @@ int review_page(const char *dir, const char *title, const char *header, const st
 {
 	static const char *const heads[] = { "", "kind", "test", "case, check or count", "baseline",
 					     "review", "note" };
-	static const enum vd_mark order[] = { VD_WORSE, VD_CHANGED, VD_BETTER };
+	static const enum vd_mark order[] = { VD_WORSE, VD_FLAKY, VD_KNOWN_FLAKY, VD_CHANGED, VD_BETTER };
 	struct html_page p;
-	char path[4096], line[256];
+	char path[4096], line[256], runs[600];
 	xmlNodePtr t, para;
 	int r;
 
@@ -21,10 +21,15 @@ int review_page(const char *dir, const char *title, const char *header, const st
 		return -ENOMEM;
 	html_pre(p.body, NULL, header, strlen(header));
 	snprintf(line, sizeof(line), "verdict: %s: %zu worse, %zu better, %zu changed; the same as the baseline: "
-		 "%zu tests, %zu cases, %zu checks, %zu counts", rep->worse ? "WORSE" : "OK", rep->worse,
+		 "%zu tests, %zu cases, %zu checks, %zu counts", vd_worse(rep) ? "WORSE" : "OK", rep->worse,
 		 rep->better, rep->changed, rep->same[VD_TEST], rep->same[VD_CASE], rep->same[VD_CHECK],
 		 rep->same[VD_COUNT]);
-	html_el(p.body, "p", rep->worse ? "fail" : "pass", line);
+	html_el(p.body, "p", vd_worse(rep) ? "fail" : "pass", line);
+	if (rep->flaky || rep->known_flaky) {
+		snprintf(line, sizeof(line), "%zu flaky (worse in some runs only), %zu known flaky: reported, "
+			 "not counted as worse", rep->flaky, rep->known_flaky);
+		html_el(p.body, "p", "changed", line);
+	}
 	t = html_table(p.body, heads, sizeof(heads) / sizeof(heads[0]));
 	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
 		for (size_t i = 0; i < rep->n; i++) {
@@ -41,7 +46,13 @@ int review_page(const char *dir, const char *title, const char *header, const st
 			html_cell(row, NULL, it->what);
 			html_cell(row, NULL, it->base);
 			html_cell(row, NULL, it->review);
-			html_cell(row, NULL, it->note);
+			if (it->known)
+				snprintf(runs, sizeof(runs), "%s%sknown flaky since %s", it->note, it->note[0] ? "; " : "",
+					 it->known);
+			else if (it->runs)
+				snprintf(runs, sizeof(runs), "%s%sworse in %d of %d runs", it->note,
+					 it->note[0] ? "; " : "", it->worse_runs, it->runs);
+			html_cell(row, NULL, it->known || it->runs ? runs : it->note);
 		}
 	para = html_el(p.body, "p", NULL, "Files: ");
 	html_link_file(para, dir, "review.txt", "review.txt");

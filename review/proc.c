@@ -3,6 +3,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,43 @@
 #include "escape.h"
 #include "log.h"
 #include "proc.h"
+#include "timeutil.h"
+
+/* The first stopping signal, how many came, and the group of the child running now. */
+static volatile sig_atomic_t stop_sig, stop_count;
+static volatile sig_atomic_t child_pg;
+
+static void on_stop(int sig)
+{
+	int e = errno;
+
+	if (!stop_sig)
+		stop_sig = sig;
+	stop_count++;
+	/* a second Ctrl-C means now */
+	if (child_pg > 0)
+		kill(-child_pg, stop_count > 1 ? SIGKILL : SIGTERM);
+	errno = e;
+}
+
+void proc_catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	/* no SA_RESTART: a wait for a lock or a child ends to look at stop_sig */
+	struct sigaction sa = { .sa_handler = on_stop }, old;
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		/* nohup's SIGHUP stays ignored */
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int proc_stopped(void)
+{
+	return stop_sig;
+}
 
 static int wait_child(pid_t pid, const char *what)
 {
@@ -27,6 +67,43 @@ static int wait_child(pid_t pid, const char *what)
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);
+}
+
+/*
+ * fork argv with stdout (and stderr too when err_too) on out: a group of
+ * its own, so that the review alone decides what a signal does to it
+ * (a terminal's Ctrl-C reaches the review's group only), stdin
+ * /dev/null (a background group reading the terminal would stop).
+ */
+static pid_t spawn(char *const argv[], int out, bool err_too, int nice_inc, bool stoppable)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		pr_warn("fork: %s", errno_str(errno));
+		return -1;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDONLY);
+
+		setpgid(0, 0);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || (err_too && dup2(out, 2) < 0))
+			_exit(127);
+		if (nice_inc && setpriority(PRIO_PROCESS, 0, nice_inc))
+			_exit(127);
+		execvp(argv[0], argv);
+		fprintf(stderr, "bpfwire-review: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	/* both sides set it: whichever runs first, the group exists before a signal is sent to it */
+	setpgid(pid, pid);
+	child_pg = pid;
+	/* a signal between fork and child_pg found no group to stop */
+	if (stop_sig && stoppable)
+		kill(-pid, SIGTERM);
+	return pid;
 }
 
 /* Where a child's lines are also kept (proc_run_keep), raw. */
@@ -50,20 +127,54 @@ static void quote_line(const char *s, size_t n, struct keep *k)
 }
 
 /*
+ * Once stopped, the child's group has PROC_GRACE_S seconds before
+ * SIGKILL; then a few more for the pipe to close. A descendant that left
+ * the group (a sandbox's inner session) and holds the pipe open does not
+ * keep the review waiting past that.
+ */
+static bool give_up(pid_t pid, const char *what, double *stop_at, bool *killed)
+{
+	double t = now_s();
+
+	if (!stop_sig)
+		return false;
+	if (!*stop_at)
+		*stop_at = t;
+	if (!*killed && (t - *stop_at > PROC_GRACE_S || stop_count > 1)) {
+		if (stop_count < 2)
+			pr_warn("%s still runs %d s after the signal: SIGKILL to its process group",
+				what, PROC_GRACE_S);
+		kill(-pid, SIGKILL);
+		*killed = true;
+		*stop_at = t;
+	}
+	return *killed && t - *stop_at > 5;
+}
+
+/*
  * The child's stdout and stderr (one pipe) to ours a line at a time: a
  * test's or a series' text never starts a line nor reaches the terminal
  * raw. A line over the buffer is cut into lines.
  */
-static void quote_output(int fd, struct keep *k)
+static void quote_output(int fd, struct keep *k, pid_t pid, const char *what)
 {
+	double stop_at = 0;
+	bool killed = false;
 	char buf[4096];
 	size_t n = 0;
 
 	for (;;) {
-		ssize_t r = read(fd, buf + n, sizeof(buf) - n);
+		struct pollfd p = { .fd = fd, .events = POLLIN };
 		size_t start = 0;
+		ssize_t r;
 		char *nl;
 
+		/* a second at most, so that a stop is seen and a grace ends */
+		if (give_up(pid, what, &stop_at, &killed))
+			break;
+		if (poll(&p, 1, 1000) <= 0)
+			continue;
+		r = read(fd, buf + n, sizeof(buf) - n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -94,15 +205,15 @@ int proc_run(char *const argv[], const char *lock, int nice_inc)
 int proc_run_keep(char *const argv[], const char *lock, int nice_inc, char *keep, size_t keeplen)
 {
 	struct keep k = { keep, keeplen, 0 };
-	int fd = -1, p[2];
+	int fd = -1, p[2], st;
 	pid_t pid;
 
 	if (keep && keeplen)
 		keep[0] = '\0';
-
-	fflush(NULL);
+	if (stop_sig)
+		return -1;
 	if (lock) {
-		fd = lock_take(lock);
+		fd = lock_take_until(lock, &stop_sig);
 		if (fd < 0)
 			return -1;
 	}
@@ -112,29 +223,18 @@ int proc_run_keep(char *const argv[], const char *lock, int nice_inc, char *keep
 			close(fd);
 		return -1;
 	}
-	pid = fork();
+	pid = spawn(argv, p[1], true, nice_inc, true);
+	close(p[1]);
 	if (pid < 0) {
-		pr_warn("fork: %s", errno_str(errno));
 		close(p[0]);
-		close(p[1]);
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
-	if (!pid) {
-		if (dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
-			_exit(127);
-		if (nice_inc && setpriority(PRIO_PROCESS, 0, nice_inc))
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "bpfwire-review: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[1]);
-	quote_output(p[0], &k);
+	quote_output(p[0], &k, pid, argv[0]);
 	close(p[0]);
-	int st = wait_child(pid, argv[0]);
-
+	st = wait_child(pid, argv[0]);
+	child_pg = 0;
 	if (fd >= 0)
 		close(fd);	/* the lock goes with it */
 	return st;
@@ -142,26 +242,19 @@ int proc_run_keep(char *const argv[], const char *lock, int nice_inc, char *keep
 
 int proc_capture(char *const argv[], char *out, size_t len)
 {
-	int p[2];
+	int p[2], st;
 	size_t n = 0;
 	pid_t pid;
 
 	out[0] = '\0';
 	if (pipe2(p, O_CLOEXEC))
 		return -1;
-	fflush(NULL);
-	pid = fork();
+	pid = spawn(argv, p[1], false, 0, false);
+	close(p[1]);
 	if (pid < 0) {
 		close(p[0]);
-		close(p[1]);
 		return -1;
 	}
-	if (!pid) {
-		dup2(p[1], 1);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(p[1]);
 	for (;;) {
 		char buf[4096];
 		ssize_t r = read(p[0], buf, sizeof(buf));
@@ -177,5 +270,7 @@ int proc_capture(char *const argv[], char *out, size_t len)
 	while (n && out[n - 1] == '\n')
 		out[--n] = '\0';
 	close(p[0]);
-	return wait_child(pid, argv[0]);
+	st = wait_child(pid, argv[0]);
+	child_pg = 0;
+	return st;
 }

@@ -6,6 +6,7 @@
  * shipped flavour whose API matches). The exit status is the verdict.
  * See review/README.md.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -25,13 +26,16 @@
 #include "errnames.h"
 #include "escape.h"
 #include "file.h"
+#include "flaky.h"
 #include "kernels.h"
 #include "log.h"
 #include "page.h"
 #include "proc.h"
+#include "reply.h"
 #include "review-config.h"
 #include "runs.h"
 #include "series.h"
+#include "static.h"
 #include "testlog.h"
 #include "timeutil.h"
 #include "verdict.h"
@@ -40,6 +44,8 @@
 /* The verdict's statuses: 0 nothing worse, 1 something worse. */
 #define REVIEW_WORSE 1
 #define REVIEW_NOBUILD 2
+/* pick_kernel's: a signal stopped it (main says so: interrupted()) */
+#define REVIEW_STOPPED (-2)
 
 static const char usage[] =
 "usage: bpfwire-review [options] SERIES\n"
@@ -66,6 +72,15 @@ static const char usage[] =
 "                    selftests when the series carries selftests, and the suite\n"
 "                    scenarios; those that do not fit are SKIP)\n"
 "  --build-root DIR  where build-review-NAME is made (default: the source root)\n"
+"  --retries N       before a case is called worse, run the tests that hold worse\n"
+"                    cases again on both builds, up to N times (default 2, at most\n"
+"                    10, 0: never); a case worse in some runs only is flaky: reported\n"
+"                    with its counts, not counted as worse\n"
+"  --retry-budget S  start no rerun that would end later than S seconds after the\n"
+"                    first (default 600); the review prints the budget and estimate\n"
+"  --strict          static findings (checkpatch.pl --strict of the series' tree on\n"
+"                    each of its patches: errors and warnings) count as worse; by\n"
+"                    default they are reported in their own section only\n"
 "  --compare BASE_LOG  SERIES is then a review's test log: compare the two\n"
 "                    (a results dir's baseline.testlog.json and review.testlog.json)\n"
 "                    again, build and run nothing\n"
@@ -74,14 +89,24 @@ static const char usage[] =
 "A baseline is run in the same command unless its build holds results of\n"
 "those tests for the same bpfwire commit (meson-logs/*.commit).\n"
 "Writes build-review-NAME/results/review-STAMP/ (review.txt, review.json, both\n"
-"test logs). Exit status: 0 nothing got worse than the baseline, 1 something\n"
-"did (each named), 2 the series did not build or bad usage.\n";
+"test logs, and review.eml: a reply to the series' first message, Tested-by when\n"
+"nothing got worse). Exit status: 0 nothing got worse than the baseline, 1\n"
+"something did (each named), 2 the series did not build or bad usage, 128+N\n"
+"stopped by signal N (130 Ctrl-C, 143 SIGTERM) in any phase: no verdict, every\n"
+"child ended.\n";
 
 struct opts {
 	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare, *kernel;
 	char config[4096];
-	bool dry;
+	int retries, retry_budget;
+	bool dry, strict;
 };
+
+/* --retries' bound, and its default and --retry-budget's (seconds) */
+#define RETRIES_MAX 10
+#define RETRIES_DEFAULT 2
+#define RETRY_BUDGET_DEFAULT 600
+#define KNOWN_FLAKY BPFWIRE_SOURCE_ROOT "/review/known-flaky"
 
 /* Absolute, so meson (run in another directory) finds it. */
 static int absolute(const char *what, const char *path, char *out, size_t len)
@@ -106,6 +131,9 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "tests", required_argument, NULL, 't' },
 		{ "build-root", required_argument, NULL, 'B' },
 		{ "compare", required_argument, NULL, 'C' },
+		{ "retries", required_argument, NULL, 'r' },
+		{ "retry-budget", required_argument, NULL, 'R' },
+		{ "strict", no_argument, NULL, 'S' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -126,7 +154,19 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 't': o->tests = optarg; break;
 		case 'B': o->build_root = optarg; break;
 		case 'C': o->compare = optarg; break;
+		case 'r':
+		case 'R': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || v < (c == 'r' ? 0 : 1) || v > (c == 'r' ? RETRIES_MAX : 86400))
+				return cli_bad_value(PROG, c == 'r' ? "--retries" : "--retry-budget", optarg,
+						     c == 'r' ? "a count from 0 to 10" : "seconds, 1 to 86400");
+			*(c == 'r' ? &o->retries : &o->retry_budget) = (int)v;
+			break;
+		}
 		case 'n': o->dry = true; break;
+		case 'S': o->strict = true; break;
 		case 'v': log_level = LOG_DEBUG; break;
 		case 'c':
 			if (strlen(o->config) + strlen(optarg) + 2 > sizeof(o->config))
@@ -334,6 +374,83 @@ static int run_tests(const char *dir, const char *logbase, char **names, int n)
 	return proc_run(argv, LOCK_GUEST, 0);
 }
 
+/*
+ * Flakes: the tests that hold a worse case run again on both builds, in
+ * rounds (meson-logs/review-retry-N and review-baseline-retry-N), as many
+ * as --retries allows and as fit in --retry-budget by the first run's
+ * durations; then fl_classify says which worse cases are flaky. 0, or -1
+ * when stopped by a signal. *what: a line for review.txt.
+ */
+static int retry_worse(const struct opts *o, const char *bdir, const char *base, const struct tl_log *rlog,
+		       const struct tl_log *blog, const struct fl_list *known, struct vd_report *rep,
+		       double *spent, char *what, size_t wlen)
+{
+	struct tl_log rl[RETRIES_MAX] = { 0 }, bl[RETRIES_MAX] = { 0 };
+	char p[PATH_MAX + 128], err[PATH_MAX + 192], list[512] = "";
+	double est = 0, t0 = now_s();
+	char **names;
+	int n, rounds = 0, st = 0;
+
+	*spent = 0;
+	what[0] = '\0';
+	if (fl_worse_tests(rep, &names, &n))
+		return 0;
+	if (!n || !o->retries) {
+		free(names);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct tl_test *r = tl_find(rlog, names[i]), *b = tl_find(blog, names[i]);
+
+		est += (r ? r->duration : 0) + (b ? b->duration : 0);
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", names[i]);
+	}
+	pr_info("flakes: %d tests hold worse cases (%s): each runs again on both builds, up to %d times, "
+		"within %d s (--retries, --retry-budget); a round takes about %.0f s", n, list, o->retries,
+		o->retry_budget, est);
+	for (int r = 0; r < o->retries; r++) {
+		double left = o->retry_budget - (now_s() - t0);
+		char lb[64];
+
+		if (est > left) {
+			pr_info("flakes: no round %d: about %.0f s, %.0f s of the budget left", r + 1, est, left);
+			break;
+		}
+		snprintf(lb, sizeof(lb), "review-retry-%d", r + 1);
+		run_tests(bdir, lb, names, n);
+		if (proc_stopped())
+			goto stopped;
+		snprintf(p, sizeof(p), "%s/meson-logs/%s.json", bdir, lb);
+		if (tl_load(p, &rl[r], err, sizeof(err)))
+			pr_warn("flakes: %s", err);
+		snprintf(lb, sizeof(lb), "review-baseline-retry-%d", r + 1);
+		run_tests(base, lb, names, n);
+		if (proc_stopped())
+			goto stopped;
+		snprintf(p, sizeof(p), "%s/meson-logs/%s.json", base, lb);
+		if (tl_load(p, &bl[r], err, sizeof(err)))
+			pr_warn("flakes: %s", err);
+		if (tl_rename_root(&rl[r], bdir) || tl_rename_root(&bl[r], base))
+			break;	/* out of memory: the rounds before are classified */
+		rounds++;
+		/* the next round costs what these did */
+		est = (now_s() - t0) / rounds;
+	}
+	if (fl_classify(rep, known, rl, bl, rounds, names, n))
+		pr_warn("flakes: out of memory: the first run's verdict stands");
+	*spent = now_s() - t0;
+	snprintf(what, wlen, "reruns: %s, %d more times on both builds, %.0f s of a %d s budget: "
+		 "%zu flaky, %zu still worse\n", list, rounds, *spent, o->retry_budget, rep->flaky, rep->worse);
+	goto out;
+stopped:
+	st = -1;
+out:
+	for (int r = 0; r < RETRIES_MAX; r++)
+		tl_free(&rl[r]), tl_free(&bl[r]);
+	free(names);
+	return st;
+}
+
 static void stamp_path(const char *dir, const char *logbase, const char *ext, char *out, size_t len)
 {
 	snprintf(out, len, "%s/meson-logs/%s.%s", dir, logbase, ext);
@@ -438,7 +555,7 @@ static int results_dir(const char *bdir, const char *name, char *out, size_t len
 }
 
 struct phases {
-	double build, tests, base, boots;
+	double build, statics, tests, base, boots, reruns;
 };
 
 static json_object *summary_json(const struct opts *o, const char *name, const char *bdir,
@@ -463,11 +580,13 @@ static json_object *summary_json(const struct opts *o, const char *name, const c
 	if (series)
 		json_object_object_add(j, "series", series);
 	json_object_object_add(t, "build", json_object_new_double(ph->build));
+	json_object_object_add(t, "static", json_object_new_double(ph->statics));
 	json_object_object_add(t, "tests", json_object_new_double(ph->tests));
 	json_object_object_add(t, "baseline", json_object_new_double(ph->base));
 	json_object_object_add(t, "boots", json_object_new_double(ph->boots));
+	json_object_object_add(t, "reruns", json_object_new_double(ph->reruns));
 	json_object_object_add(j, "seconds", t);
-	json_object_object_add(j, "verdict", json_object_new_string(rep->worse ? "WORSE" : "OK"));
+	json_object_object_add(j, "verdict", json_object_new_string(vd_worse(rep) ? "WORSE" : "OK"));
 	for (size_t i = 0; i < rlog->n; i++)
 		if (rlog->tests[i].protos) {
 			json_object *pr;
@@ -482,7 +601,7 @@ static json_object *summary_json(const struct opts *o, const char *name, const c
 }
 
 /* --compare: two kept test logs, compared again; nothing built or run. */
-static int compare_only(const char *base, const char *review, bool dry)
+static int compare_only(const char *base, const char *review, bool dry, const struct fl_list *known)
 {
 	struct tl_log b = { 0 }, r = { 0 };
 	struct vd_report rep = { 0 };
@@ -499,7 +618,8 @@ static int compare_only(const char *base, const char *review, bool dry)
 	if (dry) {
 		printf(PROG ": dry run: would compare %zu tests of %s with %s\n", r.n, review, base);
 		st = 0;
-	} else if (vd_compare_logs(&b, &r, &rep) || runs_compare(&b, &r, &rep, &boots)) {
+	} else if (vd_compare_logs(&b, &r, &rep) || runs_compare(&b, &r, &rep, &boots) ||
+		   fl_mark_known(&rep, known)) {
 		st = REVIEW_NOBUILD;
 	} else {
 		vd_write_review(stdout, NULL, &rep, &r, NULL, NULL);
@@ -558,7 +678,11 @@ static int pick_kernel(const struct opts *o, const char *series, const char *sou
 		fit[9] = (char *)source;
 		fit[10] = NULL;
 		pr_info("kernel: reading the version of %s", source);
-		if (proc_run_keep(fit, NULL, 10, keep, FIT_KEEP) || kernels_linux_xy(keep, xy, sizeof(xy))) {
+		int st = proc_run_keep(fit, NULL, 10, keep, FIT_KEEP);
+
+		if (st && proc_stopped()) {
+			r = REVIEW_STOPPED;
+		} else if (st || kernels_linux_xy(keep, xy, sizeof(xy))) {
 			pr_warn("kernel: %s: no version read (see above)", source);
 		} else if (!(v = kernels_at_most(vers, n, xy))) {
 			pr_warn("kernel: %s is Linux %s, older than every kernel bpfwire knows (%s is the oldest)",
@@ -590,6 +714,10 @@ static int pick_kernel(const struct opts *o, const char *series, const char *sou
 			snprintf(ver, len, "%s", vers[i]);
 			r = 0;
 			break;
+		}
+		if (proc_stopped()) {
+			r = REVIEW_STOPPED;
+			goto out;
 		}
 		char why[640];
 
@@ -673,6 +801,118 @@ static void review_setup(struct review_setup *rs, const char *bdir, const char *
 	}
 }
 
+/*
+ * The static checks: review/checkpatch.sh in the sandbox, on the built
+ * tree (BDIR/kernel/sbx/src, whose first commits after pristine are the
+ * series' own, as series.json counts them), into BDIR/static; then its
+ * files read as data. What kept it from running is said in st, not
+ * fatal. -1 only when a signal stopped it.
+ */
+static int run_static(const char *bdir, struct st_report *st)
+{
+	char out[PATH_MAX + 16], src[PATH_MAX + 32], p[PATH_MAX + 64], nstr[16], err[PATH_MAX + 128];
+	char *rm[] = { "rm", "-rf", "--", out, NULL }, sink[256];
+	double t0 = now_s();
+	json_object *sj;
+	int r;
+
+	snprintf(p, sizeof(p), "%s/kernel/series.json", bdir);
+	sj = json_object_from_file(p);
+	r = st_series_patches(st, sj);
+	json_object_put(sj);
+	if (r) {
+		st_not_run(st, "the build's kernel/series.json names no patch of the series");
+		return 0;
+	}
+	snprintf(src, sizeof(src), "%s/kernel/sbx/src", bdir);
+	snprintf(p, sizeof(p), "%s/.git", src);
+	if (!file_exists(p)) {
+		snprintf(err, sizeof(err), "no sandboxed tree at %s", src);
+		st_not_run(st, err);
+		return 0;
+	}
+	/* made anew by root: the sandbox's uid gets it (sandbox.sh --rw), never a path it chose */
+	snprintf(out, sizeof(out), "%s/static", bdir);
+	proc_capture(rm, sink, sizeof(sink));
+	snprintf(nstr, sizeof(nstr), "%d", st->patches);
+	char *argv[] = { "bash", BPFWIRE_SOURCE_ROOT "/kernel/sandbox.sh", "--rw", out, "--ro", src,
+			 "--ro", BPFWIRE_SOURCE_ROOT, "--", "bash", BPFWIRE_SOURCE_ROOT "/review/checkpatch.sh",
+			 src, nstr, out, NULL };
+
+	pr_info("static: checkpatch.pl --strict of the series' tree on each of its %d patches, in the sandbox",
+		st->patches);
+	r = proc_run(argv, NULL, 10);
+	st->seconds = now_s() - t0;
+	if (proc_stopped())
+		return -1;
+	if (r) {
+		snprintf(err, sizeof(err), "review/checkpatch.sh in the sandbox exited %d (see above)", r);
+		st_not_run(st, err);
+	} else if (st_load(st, out, err, sizeof(err))) {
+		st_not_run(st, err);
+	}
+	return 0;
+}
+
+/*
+ * A signal stopped the review (proc.c ended what ran): no verdict, and
+ * never "did not build". 128+N, as a shell reports a command that N ended.
+ */
+static int interrupted(const char *phase)
+{
+	int sig = proc_stopped();
+
+	pr_warn("interrupted (SIG%s) during %s: no verdict; what it ran was stopped",
+		sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", phase);
+	return 128 + sig;
+}
+
+/*
+ * RESULTS/review.eml (reply.c): in reply to the series' first message,
+ * with the environment of this review and the command that makes it again.
+ */
+static void write_reply(const char *res, const char *name, const char *series, const char *bdir, const char *version,
+			const char *base, const char *commit, const struct opts *o, int argc, char **argv,
+			const struct vd_report *rep, int ntests, const char *static_text)
+{
+	char p[PATH_MAX + 64], err[PATH_MAX + 128], kernel[512], configs[2048], cc[256] = "", command[8192];
+	char *gcc[] = { "gcc", "--version", NULL };
+	struct reply_to t;
+	struct reply_env env = { 0 };
+	json_object *sj;
+	FILE *f;
+
+	if (reply_read_series(series, &t, err, sizeof(err)))
+		pr_warn("review.eml: %s: the reply has no In-Reply-To", err);
+	snprintf(p, sizeof(p), "%s/kernel/series.json", bdir);
+	sj = json_object_from_file(p);
+	reply_kernel_line(sj, version, kernel, sizeof(kernel));
+	reply_configs(sj, BPFWIRE_SOURCE_ROOT, configs, sizeof(configs));
+	json_object_put(sj);
+	proc_capture(gcc, cc, sizeof(cc));
+	cc[strcspn(cc, "\n")] = '\0';
+	/* the kernel it chose, unless the command names it */
+	reply_command(argc, argv, o->kernel || o->source ? NULL : version, command, sizeof(command));
+	env.name = name;
+	env.kernel = kernel;
+	env.base = base;
+	env.configs = configs;
+	env.compiler = cc;
+	env.bpfwire = commit;
+	env.command = command;
+	env.id = strrchr(res, '/') ? strrchr(res, '/') + 1 : res;
+	env.date = time(NULL);
+	env.ntests = ntests;
+	env.static_text = static_text;
+	snprintf(p, sizeof(p), "%s/review.eml", res);
+	f = fopen(p, "w");
+	if (!f || reply_write(f, &t, &env, rep))
+		pr_warn("couldn't write %s", p);
+	if (f)
+		fclose(f);
+	reply_to_free(&t);
+}
+
 /* --base SERIES: an mbox or a patch directory, not a build directory. */
 static bool base_is_series(const char *base)
 {
@@ -688,7 +928,9 @@ int main(int argc, char **argv)
 {
 	char bdir[PATH_MAX], series[PATH_MAX], source[PATH_MAX] = "", cfg[4096] = "", err[512];
 	char title[128], name[80], commit[128], shortc[32], api[32], base[PATH_MAX], res[PATH_MAX], p[PATH_MAX + 64];
-	struct opts o = { 0 };
+	struct opts o = { .retries = RETRIES_DEFAULT, .retry_budget = RETRY_BUDGET_DEFAULT };
+	struct fl_list known = { 0 };
+	struct st_report st = { 0 };
 	struct tl_log rlog = { 0 }, blog = { 0 };
 	struct vd_report rep = { 0 };
 	struct phases ph = { 0 };
@@ -702,8 +944,13 @@ int main(int argc, char **argv)
 	r = parse(argc, argv, &o);
 	if (r)
 		return r < 0 ? 0 : r;
+	/* a bad line of the repository's list stops every review at once: a test reads it too */
+	if (fl_load(KNOWN_FLAKY, &known, err, sizeof(err))) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return CLI_EUSAGE;
+	}
 	if (o.compare)
-		return compare_only(o.compare, o.series, o.dry);
+		return compare_only(o.compare, o.series, o.dry, &known);
 	if (series_check(o.series, err, sizeof(err))) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return CLI_EUSAGE;
@@ -744,13 +991,18 @@ int main(int argc, char **argv)
 		for (int i = 0; rs.argv[i]; i++)
 			printf(" %s", rs.argv[i]);
 		printf(", meson compile -C %s (under %s), its kernel suite, agent-guest and scenarios,"
-		       " then compare with %s%s%s\n", bdir, LOCK_KBUILD, base_series ? "the series " : "",
-		       o.base ? o.base : "the flavour bpfwire ships on that kernel", o.tests ? " (--tests)" : "");
+		       " then compare with %s%s%s, running a test that holds a worse case again up to %d times"
+		       " on both within %d s\n", bdir, LOCK_KBUILD, base_series ? "the series " : "",
+		       o.base ? o.base : "the flavour bpfwire ships on that kernel", o.tests ? " (--tests)" : "",
+		       o.retries, o.retry_budget);
 		return 0;
 	}
 
+	proc_catch_signals();
 	/* 0. the kernel */
 	r = pick_kernel(&o, series, source, version, sizeof(version));
+	if (r == REVIEW_STOPPED)
+		return interrupted("the choice of the kernel (build.sh --fit)");
 	if (r)
 		return r;
 	review_setup(&rs, bdir, series, name, source, cfg, o.netpoll, version);
@@ -762,12 +1014,16 @@ int main(int argc, char **argv)
 	esc_str(p, sizeof(p), series, strlen(series), 0);
 	pr_info("reviewing %s as %s in %s (bpfwire %s)", p, name, bdir, shortc);
 	if (proc_run(rs.argv, NULL, 0)) {
+		if (proc_stopped())
+			return interrupted("meson setup");
 		pr_warn("meson could not set up %s with this series (see above)", bdir);
 		return REVIEW_NOBUILD;
 	}
 	char *compile[] = { "meson", "compile", "-C", bdir, NULL };
 
 	r = proc_run(compile, kbuild_lock(bdir), 10);
+	if (proc_stopped())
+		return interrupted("the kernel build (or the wait for its lock)");
 	if (r) {
 		/* -1: no lock or no fork, said by proc_run; the build never ran */
 		if (r > 0)
@@ -777,6 +1033,9 @@ int main(int argc, char **argv)
 	}
 	ph.build = now_s() - t0;
 	pr_info("built in %.0f s", ph.build);
+	if (run_static(bdir, &st))
+		return interrupted("the static checks (checkpatch.pl in the sandbox)");
+	ph.statics = st.seconds;
 	kernel_api(bdir, api, sizeof(api), &apij);
 	pr_info("the kernel's ksock API: %s", api[0] ? api : "not detected (no kernel/api.json)");
 	/* The baseline runs on the same kernel version as the review. */
@@ -797,7 +1056,7 @@ int main(int argc, char **argv)
 		review_setup(&rs, base, base_mbox, bname, source, cfg, o.netpoll, version);
 		pr_info("baseline: the series %s, in %s", base_mbox, base);
 		if (proc_run(rs.argv, NULL, 0))
-			return REVIEW_NOBUILD;
+			return proc_stopped() ? interrupted("the baseline's meson setup") : REVIEW_NOBUILD;
 		/* its results hold only for the series it was last run with */
 		stamp_path(base, "review-baseline", "commit", sp, sizeof(sp));
 		unlink(sp);
@@ -814,15 +1073,17 @@ int main(int argc, char **argv)
 		base_setup(version, !strcmp(flav, "seed"), bs, bopt, sizeof(bopt));
 		pr_info("baseline: setting up %s", base);
 		if (proc_run(bs, NULL, 0))
-			return REVIEW_NOBUILD;
+			return proc_stopped() ? interrupted("the baseline's meson setup") : REVIEW_NOBUILD;
 	}
 
 	/* 2. the review's tests */
 	if (test_list(bdir, o.tests, series_selftests(series) > 0, &names, &n))
-		return o.tests ? CLI_EUSAGE : REVIEW_NOBUILD;
+		return proc_stopped() ? interrupted("meson test --list") : o.tests ? CLI_EUSAGE : REVIEW_NOBUILD;
 	t0 = now_s();
 	pr_info("running %d tests in %s", n, bdir);
 	run_tests(bdir, "review", names, n);
+	if (proc_stopped())
+		return interrupted("the review's tests (or the wait for the guest lock)");
 	ph.tests = now_s() - t0;
 	snprintf(p, sizeof(p), "%s/meson-logs/review.json", bdir);
 	if (tl_load(p, &rlog, err, sizeof(err))) {
@@ -838,8 +1099,11 @@ int main(int argc, char **argv)
 
 	if (blk >= 0 && flock(blk, LOCK_EX | LOCK_NB)) {
 		pr_info("baseline: waiting for another review of %s", base);
-		while (flock(blk, LOCK_EX) && errno == EINTR)
-			;
+		/* a poll: a signal just before a blocking flock would be missed */
+		while (flock(blk, LOCK_EX | LOCK_NB) && (errno == EWOULDBLOCK || errno == EINTR) && !proc_stopped())
+			sleep_ms(200);
+		if (proc_stopped())
+			return interrupted("the wait for another review of the baseline");
 	}
 	base_reuse(base, commit, &blog);
 	missing = calloc(n + 1, sizeof(*missing));
@@ -851,12 +1115,16 @@ int main(int argc, char **argv)
 
 		pr_info("baseline: running %d tests in %s", nmiss, base);
 		r = proc_run(bc, kbuild_lock(base), 10);
+		if (proc_stopped())
+			return interrupted("the baseline's build");
 		if (r) {
 			if (r > 0)
 				pr_warn("the baseline %s did not build", base);
 			return REVIEW_NOBUILD;
 		}
 		run_tests(base, "review-baseline", missing, nmiss);
+		if (proc_stopped())
+			return interrupted("the baseline's tests");
 		snprintf(p, sizeof(p), "%s/meson-logs/review-baseline.json", base);
 		if (tl_load(p, &blog, err, sizeof(err)))
 			pr_warn("baseline: %s", err);
@@ -870,53 +1138,82 @@ int main(int argc, char **argv)
 		free(all);
 	}
 	ph.base = now_s() - t0;
-	if (blk >= 0)
-		close(blk);
 
-	/* 4. compare */
+	/* 4. compare; the known flakes; the worse run again (under the baseline's lock still) */
+	char reruns[1024];
+
 	if (tl_rename_root(&rlog, bdir) || tl_rename_root(&blog, base) ||
 	    vd_compare_logs(&blog, &rlog, &rep) ||
-	    runs_compare(&blog, &rlog, &rep, &ph.boots)) {
+	    runs_compare(&blog, &rlog, &rep, &ph.boots) || fl_mark_known(&rep, &known)) {
 		pr_warn("out of memory comparing");
 		return REVIEW_NOBUILD;
 	}
+	if (retry_worse(&o, bdir, base, &rlog, &blog, &known, &rep, &ph.reruns, reruns, sizeof(reruns)))
+		return interrupted("the reruns of the tests that hold worse cases");
+	if (blk >= 0)
+		close(blk);
 	if (results_dir(bdir, name, res, sizeof(res)))
 		return REVIEW_NOBUILD;
 	snprintf(p, sizeof(p), "%s/review.testlog.json", res);
 	keep_log(p, &rlog, names, n);
 	snprintf(p, sizeof(p), "%s/baseline.testlog.json", res);
 	keep_log(p, &blog, names, n);
+	rep.static_worse = st_counted(&st, o.strict);
 	sj = summary_json(&o, name, bdir, base, commit, api, apij, &ph, &rep, &rlog);
 	json_object_object_add(sj, "kernel_version", json_object_new_string(version));
+	json_object_object_add(sj, "static", st_to_json(&st, o.strict));
 	snprintf(p, sizeof(p), "%s/review.json", res);
 	if (json_object_to_file_ext(p, sj, JSON_C_TO_STRING_PRETTY))
 		pr_warn("couldn't write %s", p);
 	snprintf(p, sizeof(p), "%s/review.txt", res);
 	f = fopen(p, "w");
-	char header[2 * PATH_MAX + 512], times[256];
+	char header[2 * PATH_MAX + 512], times[1536], *extra = NULL, *stext = NULL;
+	size_t elen = 0, slen = 0;
+	FILE *ef = open_memstream(&extra, &elen), *sf = open_memstream(&stext, &slen);
 
 	if (vd_header(header, sizeof(header), name, series, shortc, api, base, n) >= (int)sizeof(header))
 		pr_debug("the header was cut");
 	snprintf(header + strlen(header), sizeof(header) - strlen(header), "kernel: Linux %s\n", version);
-	snprintf(times, sizeof(times), "time: build %.0f s, tests %.0f s (guest boots %.0f s of it), baseline %.0f s\n",
-		 ph.build, ph.tests, ph.boots, ph.base);
+	snprintf(times, sizeof(times), "time: build %.0f s, static %.0f s, tests %.0f s (guest boots %.0f s of it), "
+		 "baseline %.0f s, reruns %.0f s\n%s", ph.build, ph.statics, ph.tests, ph.boots, ph.base, ph.reruns,
+		 reruns);
+	/* the static section, then the times: before the verdict */
+	if (sf) {
+		st_write_text(sf, &st, o.strict);
+		fclose(sf);
+	}
+	if (ef) {
+		fputs(stext ? stext : "", ef);
+		fputs(times, ef);
+		fclose(ef);
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *out = pass ? stdout : f;
 
 		if (!out)
 			continue;
-		vd_write_review(out, header, &rep, &rlog, times, res);
+		vd_write_review(out, header, &rep, &rlog, extra ? extra : times, res);
 		if (!pass && f) {
+			char *page = NULL;
+
 			fclose(f);
 			f = NULL;
 			snprintf(title, sizeof(title), "review %s", name);
-			if (review_page(res, title, header, &rep))
+			if (asprintf(&page, "%s%s", header, stext ? stext : "") < 0)
+				page = NULL;
+			if (!page || review_page(res, title, page, &rep))
 				pr_warn("couldn't write %s/review.html", res);
+			free(page);
 		}
 	}
 	if (f)
 		fclose(f);
+	write_reply(res, name, series, bdir, version, base_series ? base_mbox : base, commit, &o, argc, argv, &rep, n,
+		    stext);
+	free(extra);
+	free(stext);
 	json_object_put(sj);
 	json_object_put(apij);
-	return rep.worse ? REVIEW_WORSE : 0;
+	st_free(&st);
+	return vd_worse(&rep) ? REVIEW_WORSE : 0;
 }

@@ -303,6 +303,9 @@ int tl_add_line(struct tl_log *log, const char *line, char *err, size_t errlen)
 	if (!t.name || !t.result || !t.raw)
 		goto out;
 	t.rank = tl_result_rank(t.result);
+	if (json_object_object_get_ex(o, "duration", &out) && (json_object_is_type(out, json_type_double) ||
+							       json_object_is_type(out, json_type_int)))
+		t.duration = json_object_get_double(out);
 	if (json_object_object_get_ex(o, "stdout", &out) && json_object_is_type(out, json_type_string)) {
 		const char *text = json_object_get_string(out);
 

@@ -25,6 +25,7 @@ struct tl_test {
 	char *name;	/* "kernel-suite", without meson's "project:suite / " */
 	char *result;	/* meson's: OK, FAIL, SKIP, EXPECTEDFAIL, TIMEOUT, ... */
 	enum tl_rank rank;
+	double duration;	/* meson's, seconds; 0 when the line has none */
 	char *results_dir;	/* a scenario's "results: DIR" line, or NULL */
 	struct tl_case *cases;
 	size_t ncases;

@@ -16,9 +16,21 @@ const char *vd_kind_name(enum vd_kind k)
 
 const char *vd_mark_name(enum vd_mark m)
 {
-	static const char *const n[] = { "same", "changed", "better", "WORSE" };
+	static const char *const n[] = { "same", "changed", "better", "WORSE", "FLAKY", "known-flaky" };
 
 	return n[m];
+}
+
+/* Where an item of mark is counted. */
+static size_t *counter(struct vd_report *rep, enum vd_mark mark)
+{
+	switch (mark) {
+	case VD_WORSE: return &rep->worse;
+	case VD_BETTER: return &rep->better;
+	case VD_FLAKY: return &rep->flaky;
+	case VD_KNOWN_FLAKY: return &rep->known_flaky;
+	default: return &rep->changed;
+	}
 }
 
 int vd_add(struct vd_report *rep, enum vd_kind kind, enum vd_mark mark, const char *test,
@@ -42,17 +54,29 @@ int vd_add(struct vd_report *rep, enum vd_kind kind, enum vd_mark mark, const ch
 	it->base = strdup(base ? base : "(none)");
 	it->review = strdup(review ? review : "(none)");
 	it->note = strdup(note ? note : "");
+	it->worse_runs = it->runs = 0;
+	it->known = NULL;
 	if (!it->test || !it->what || !it->base || !it->review || !it->note) {
 		free(it->test), free(it->what), free(it->base), free(it->review), free(it->note);
 		return -ENOMEM;
 	}
 	rep->n++;
-	if (mark == VD_WORSE)
-		rep->worse++;
-	else if (mark == VD_BETTER)
-		rep->better++;
-	else
-		rep->changed++;
+	*counter(rep, mark) += 1;
+	return 0;
+}
+
+int vd_remark(struct vd_report *rep, size_t i, enum vd_mark mark, const char *known)
+{
+	struct vd_item *it = &rep->items[i];
+	char *k = known ? strdup(known) : NULL;
+
+	if (known && !k)
+		return -ENOMEM;
+	*counter(rep, it->mark) -= 1;
+	*counter(rep, mark) += 1;
+	it->mark = mark;
+	free(it->known);
+	it->known = k;
 	return 0;
 }
 
@@ -202,14 +226,18 @@ void vd_free(struct vd_report *rep)
 		struct vd_item *it = &rep->items[i];
 
 		free(it->test), free(it->what), free(it->base), free(it->review), free(it->note);
+		free(it->known);
 	}
 	free(rep->items);
 	memset(rep, 0, sizeof(*rep));
 }
 
-static void write_item(FILE *f, const struct vd_item *it)
+void vd_write_item(FILE *f, const struct vd_item *it, bool mark)
 {
-	fprintf(f, "  %-7s %-5s ", vd_mark_name(it->mark), vd_kind_name(it->kind));
+	if (mark)
+		fprintf(f, "  %-7s %-5s ", vd_mark_name(it->mark), vd_kind_name(it->kind));
+	else
+		fprintf(f, "  %-5s ", vd_kind_name(it->kind));
 	esc_fputs(f, it->test, 0);
 	if (it->what[0]) {
 		fputs(": ", f);
@@ -224,20 +252,30 @@ static void write_item(FILE *f, const struct vd_item *it)
 		esc_fputs(f, it->note, 0);
 		fputc(')', f);
 	}
+	if (it->known) {
+		fputs(" [known flaky since ", f);
+		esc_fputs(f, it->known, 0);
+		fputc(']', f);
+	} else if (it->runs) {
+		fprintf(f, " [worse in %d of %d runs]", it->worse_runs, it->runs);
+	}
 	fputc('\n', f);
 }
 
 void vd_write_text(FILE *f, const struct vd_report *rep)
 {
-	static const enum vd_mark order[] = { VD_WORSE, VD_CHANGED, VD_BETTER };
+	static const enum vd_mark order[] = { VD_WORSE, VD_FLAKY, VD_KNOWN_FLAKY, VD_CHANGED, VD_BETTER };
 
 	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
 		for (size_t i = 0; i < rep->n; i++)
 			if (rep->items[i].mark == order[o])
-				write_item(f, &rep->items[i]);
+				vd_write_item(f, &rep->items[i], true);
 	fprintf(f, "same as the baseline: %zu tests, %zu cases, %zu checks, %zu counts\n",
 		rep->same[VD_TEST], rep->same[VD_CASE], rep->same[VD_CHECK], rep->same[VD_COUNT]);
 	fprintf(f, "%zu worse, %zu better, %zu changed\n", rep->worse, rep->better, rep->changed);
+	if (rep->flaky || rep->known_flaky)
+		fprintf(f, "%zu flaky (worse in some runs only), %zu known flaky (review/known-flaky): "
+			"reported, not counted as worse\n", rep->flaky, rep->known_flaky);
 }
 
 /* s escaped (common/escape.h) into a malloc'd string; NULL: out of memory. */
@@ -284,8 +322,16 @@ static void write_protos(FILE *f, const struct tl_test *t)
 	}
 }
 
+void vd_write_verdict(FILE *f, const char *word, const struct vd_report *rep)
+{
+	fprintf(f, "%s: %s (%zu worse than the baseline", word, vd_worse(rep) ? "WORSE" : "OK", rep->worse);
+	if (rep->static_worse)
+		fprintf(f, ", %zu static findings under --strict", rep->static_worse);
+	fputs(")\n", f);
+}
+
 void vd_write_review(FILE *f, const char *header, const struct vd_report *rep,
-		     const struct tl_log *rlog, const char *times, const char *results)
+		     const struct tl_log *rlog, const char *extra, const char *results)
 {
 	/* vd_header escaped its parts; a line of it is ours */
 	if (header)
@@ -294,9 +340,9 @@ void vd_write_review(FILE *f, const char *header, const struct vd_report *rep,
 	for (size_t i = 0; i < rlog->n; i++)
 		if (rlog->tests[i].protos)
 			write_protos(f, &rlog->tests[i]);
-	if (times)
-		fputs(times, f);
-	fprintf(f, "verdict: %s (%zu worse than the baseline)\n", rep->worse ? "WORSE" : "OK", rep->worse);
+	if (extra)
+		fputs(extra, f);
+	vd_write_verdict(f, "verdict", rep);
 	fputs(VD_CAVEAT "\n", f);
 	if (results) {
 		fputs("results: ", f);
@@ -313,6 +359,8 @@ json_object *vd_to_json(const struct vd_report *rep)
 	json_object_object_add(o, "worse", json_object_new_int64(rep->worse));
 	json_object_object_add(o, "better", json_object_new_int64(rep->better));
 	json_object_object_add(o, "changed", json_object_new_int64(rep->changed));
+	json_object_object_add(o, "flaky", json_object_new_int64(rep->flaky));
+	json_object_object_add(o, "known_flaky", json_object_new_int64(rep->known_flaky));
 	for (int k = VD_TEST; k <= VD_COUNT; k++)
 		json_object_object_add(same, vd_kind_name(k), json_object_new_int64(rep->same[k]));
 	json_object_object_add(o, "same", same);
@@ -327,6 +375,12 @@ json_object *vd_to_json(const struct vd_report *rep)
 		json_object_object_add(j, "base", json_object_new_string(it->base));
 		json_object_object_add(j, "review", json_object_new_string(it->review));
 		json_object_object_add(j, "note", json_object_new_string(it->note));
+		if (it->runs) {
+			json_object_object_add(j, "worse_runs", json_object_new_int(it->worse_runs));
+			json_object_object_add(j, "runs", json_object_new_int(it->runs));
+		}
+		if (it->known)
+			json_object_object_add(j, "known_flaky", json_object_new_string(it->known));
 		json_object_array_add(items, j);
 	}
 	json_object_object_add(o, "items", items);

@@ -20,8 +20,8 @@ set -u
 [ $# -eq 3 ] || { echo "Bail out! usage: test-locks.sh BPFWIRE_REVIEW BPFWIRE_LOCK SERIES"; exit 1; }
 review=$(realpath "$1") lock=$(realpath "$2") series=$(realpath "$3")
 tap_need_root
-for p in setpriv unshare flock timeout; do
-	command -v $p >/dev/null || { echo "1..0 # SKIP no $p (util-linux, coreutils)"; exit 0; }
+for p in setpriv unshare flock timeout bwrap; do
+	command -v $p >/dev/null || { echo "1..0 # SKIP no $p (util-linux, coreutils, bubblewrap)"; exit 0; }
 done
 if [ -z "${LOCKS_TEST_NS:-}" ]; then
 	unshare -m true 2>/dev/null || { echo "1..0 # SKIP no mount namespace (unshare -m)"; exit 0; }
@@ -41,8 +41,13 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-mkdir -p "$tmp/bin" "$tmp/base"
+mkdir -p "$tmp/bin" "$tmp/base" "$tmp/src"
 : >"$tmp/base/build.ninja"
+# --source: a tree whose Makefile says 6.12, so that the review's choice
+# of the kernel (build.sh --fit in the sandbox) reads its version and
+# takes it, in a second, whatever the series
+printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 0\n' >"$tmp/src/Makefile"
+chmod 755 "$tmp"
 cat >"$tmp/bin/meson" <<-FAKE
 	#!/bin/sh
 	held=\$(ls -l /proc/\$PPID/fd 2>/dev/null | sed -n 's/.* -> \(.*\.lock\)\$/\1/p' | paste -sd' ')
@@ -56,7 +61,7 @@ chmod 755 "$tmp/bin/meson"
 # A review up to its tests (it then stops: the fake wrote no test log).
 run_review() {
 	: >"$tmp/meson.calls"
-	timeout 10 env PATH="$tmp/bin:$PATH" "$review" --build-root "$tmp" --base "$tmp/base" \
+	timeout 10 env PATH="$tmp/bin:$PATH" "$review" --build-root "$tmp" --base "$tmp/base" --source "$tmp/src" \
 		--name locks --tests kernel-suite "$series" >"$tmp/review.out" 2>&1
 	rc=$?
 }

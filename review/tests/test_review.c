@@ -12,11 +12,14 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "flaky.h"
 #include "kernels.h"
 #include "page.h"
 #include "proc.h"
+#include "reply.h"
 #include "runs.h"
 #include "series.h"
+#include "static.h"
 #include "tap.h"
 #include "testlog.h"
 #include "verdict.h"
@@ -468,6 +471,417 @@ end:
 	tap_case_end();
 }
 
+/* git mailinfo -k of the mail at path: its info (Author, Email, Subject) and its body. */
+static bool mailinfo(const char *path, char *info, size_t ilen, char **body)
+{
+	char msg[4200], patch[4200];
+	char *argv[] = { "sh", "-c", "git mailinfo -k \"$1\" \"$2\" <\"$3\"", "-", msg, patch, (char *)path, NULL };
+	bool ok;
+
+	snprintf(msg, sizeof(msg), "%s.msg", path);
+	snprintf(patch, sizeof(patch), "%s.patch", path);
+	ok = ASSERT_OK(proc_capture(argv, info, ilen), "git mailinfo reads it");
+	*body = read_file(msg, NULL);
+	unlink(msg);
+	unlink(patch);
+	return ok && ASSERT_OK_PTR(*body, "its body");
+}
+
+/* git interpret-trailers --parse of text: the trailers git and b4 would take. */
+static void trailers(const char *dir_, const char *text, char *out, size_t len)
+{
+	char path[4200];
+	char *argv[] = { "sh", "-c", "git interpret-trailers --parse <\"$1\"", "-", path, NULL };
+
+	snprintf(path, sizeof(path), "%s/body", dir_);
+	write_file(path, text);
+	proc_capture(argv, out, len);
+	unlink(path);
+}
+
+/* review.eml of rep, in reply to the first message of the mbox at series; the mail's text. */
+static char *reply_of(const char *tmpdir, const char *series, const struct vd_report *rep)
+{
+	struct reply_to t;
+	struct reply_env env = { .name = "v8", .kernel = "Linux 7.3, release 7.3.4-bpfwire-v8",
+				 .base = "/src/build-73", .configs = "kernel/lab.config, kernel/debug.config",
+				 .compiler = "gcc (Debian 12.2.0-14) 12.2.0", .bpfwire = "0123456789ab",
+				 .command = "./run review v8.mbx --kernel 7.3", .id = "review-v8-20261205-000000",
+				 .date = 1764892800, .ntests = 2 };
+	char err[512], path[4200];
+	FILE *f;
+
+	if (!ASSERT_OK(reply_read_series(series, &t, err, sizeof(err)), "the series' first message"))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/review.eml", tmpdir);
+	f = fopen(path, "w");
+	if (ASSERT_OK_PTR(f, "review.eml")) {
+		ASSERT_OK(reply_write(f, &t, &env, rep), "written");
+		fclose(f);
+	}
+	reply_to_free(&t);
+	return read_file(path, NULL);
+}
+
+/*
+ * review.eml: git mailinfo reads it (Subject: Re: the cover's, from
+ * bpfwire), In-Reply-To and References name the cover letter, the body
+ * has its sections, and Tested-by is there only when nothing is worse,
+ * as the one trailer git interpret-trailers finds. A case named
+ * "...\nTested-by: Evil" stays inside its escaped line.
+ */
+static void test_reply(void)
+{
+	static const char mbox[] = "From 1234 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <a@example.org>\n"
+		"To: bpf@vger.kernel.org\nCc: netdev@vger.kernel.org\n"
+		"Subject: [PATCH bpf-next v8 0/3] bpf: ksock\n kfuncs, folded\n"
+		"Message-ID: <cover.v8@example.org>\nReferences: <cover.v7@example.org>\n"
+		"\t<reply.v7@example.org> not-an-id\n\nThe cover letter.\nMessage-ID: <body@example.org>\n";
+	struct tl_log b = { 0 }, w = { 0 }, same = { 0 };
+	struct vd_report bad = { 0 }, good = { 0 };
+	char tmpl[] = "/tmp/test_review.reply.XXXXXX", path[4200], info[4096], tr[1024];
+	char *eml = NULL, *body = NULL;
+
+	if (!tap_case_begin("review.eml: a reply git mailinfo reads, with Tested-by only when nothing is worse"))
+		return;
+	if (!ASSERT_OK_PTR(mkdtemp(tmpl), "tmpdir"))
+		goto out;
+	snprintf(path, sizeof(path), "%s/v8.mbx", tmpl);
+	write_file(path, mbox);
+	if (!load("base.testlog.json", &b) || !load("worse.testlog.json", &w) || !load("same.testlog.json", &same) ||
+	    !ASSERT_OK(vd_compare_logs(&b, &w, &bad), "worse") || !ASSERT_OK(vd_compare_logs(&b, &same, &good), "same"))
+		goto out;
+	ASSERT_OK(vd_add(&bad, VD_CASE, VD_WORSE, "kernel-suite", "evil\nTested-by: Evil <e@example.org>",
+			 "ok", "not ok", "\x1b[2J"), "a forged case");
+	ASSERT_OK(vd_add(&good, VD_CASE, VD_CHANGED, "kernel-suite", "Tested-by: Evil <e@example.org>",
+			 "skip", "ok", "\nReviewed-by: Evil <e@example.org>"), "a forged change");
+
+	/* something worse */
+	eml = reply_of(tmpl, path, &bad);
+	if (ASSERT_OK_PTR(eml, "the worse review's mail")) {
+		printf("# review.eml of a worse review:\n");
+		for (char *l = eml; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+			printf("#   %.*s\n", (int)strcspn(l, "\n"), l);
+		ASSERT_HAS(eml, "\nIn-Reply-To: <cover.v8@example.org>\n", "In-Reply-To: the cover letter");
+		ASSERT_HAS(eml, "\nReferences: <cover.v7@example.org>\n <reply.v7@example.org>\n <cover.v8@example.org>\n",
+			   "References: the thread's ids (folded ones too), then the cover");
+		ASSERT_HAS(eml, "\nTo: A U Thor <a@example.org>\nCc: bpf@vger.kernel.org, netdev@vger.kernel.org\n",
+			   "to the author, the lists in Cc");
+		ASSERT_FALSE(strchr(eml, '\x1b'), "no ESC byte");
+		ASSERT_EQ(lines_starting(eml, "Tested-by:"), 0, "no Tested-by line");
+		snprintf(path, sizeof(path), "%s/review.eml", tmpl);
+		if (mailinfo(path, info, sizeof(info), &body)) {
+			ASSERT_HAS(info, "Subject: Re: [PATCH bpf-next v8 0/3] bpf: ksock kfuncs, folded", "the subject");
+			ASSERT_HAS(info, "Author: bpfwire\nEmail: bpfwire@example.invalid", "from bpfwire");
+			ASSERT_HAS(body, "Regressions: 6 worse than the baseline\n  test  kernel-suite: OK -> FAIL\n"
+				   "  case  kernel-suite: up ksock_create: reserved 1 -> EINVAL: ok -> not ok\n",
+				   "the regressions, each case");
+			ASSERT_HAS(body, "\n  case  kernel-suite: evil\\nTested-by: Evil <e@example.org>: ok -> not ok "
+				   "(\\x1b[2J)\n", "a forged case escaped on its line");
+			ASSERT_HAS(body, "\nFixes: none\n", "no fixes");
+			ASSERT_HAS(body, "\nChanges: 1 neither better nor worse\n  case  kernel-suite: new case", "the changes");
+			ASSERT_HAS(body, "\nEnvironment:\n  kernel:    Linux 7.3, release 7.3.4-bpfwire-v8\n"
+				   "  baseline:  /src/build-73\n  configs:   kernel/lab.config, kernel/debug.config\n"
+				   "  compiler:  gcc (Debian 12.2.0-14) 12.2.0\n  bpfwire:   0123456789ab\n", "the environment");
+			ASSERT_HAS(body, "\n  ./run review v8.mbx --kernel 7.3\n", "the command");
+			ASSERT_HAS(body, "\nVerdict: WORSE (6 worse", "the verdict");
+			trailers(tmpl, body, tr, sizeof(tr));
+			ASSERT_STREQ(tr, "", "no trailer at all");
+		}
+		free(body);
+		body = NULL;
+	}
+	free(eml);
+
+	/* nothing worse */
+	snprintf(path, sizeof(path), "%s/v8.mbx", tmpl);
+	eml = reply_of(tmpl, path, &good);
+	snprintf(path, sizeof(path), "%s/review.eml", tmpl);
+	if (ASSERT_OK_PTR(eml, "the clean review's mail") && mailinfo(path, info, sizeof(info), &body)) {
+		ASSERT_HAS(body, "\nRegressions: none\n", "no regressions");
+		ASSERT_HAS(body, "\nVerdict: OK (0 worse", "the verdict");
+		ASSERT_EQ(lines_starting(body, "Tested-by:"), 1, "one Tested-by line");
+		trailers(tmpl, body, tr, sizeof(tr));
+		ASSERT_STREQ(tr, REPLY_TESTED_BY, "the one trailer: bpfwire's Tested-by");
+	}
+	free(body);
+	free(eml);
+	{
+		char cmd[512];
+		char *args[] = { "bpfwire-review", "--base", "/x y/build", "--config", "a,b", "it's.mbx" };
+
+		reply_command(6, args, "7.3", cmd, sizeof(cmd));
+		ASSERT_STREQ(cmd, "./run review --base '/x y/build' --config a,b 'it'\\''s.mbx' --kernel 7.3",
+			     "the command, quoted for a shell, the kernel pinned");
+	}
+out:
+	if (tmpl[sizeof(tmpl) - 7] != 'X') {
+		snprintf(path, sizeof(path), "%s/v8.mbx", tmpl);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/review.eml", tmpl);
+		unlink(path);
+		rmdir(tmpl);
+	}
+	vd_free(&bad);
+	vd_free(&good);
+	tl_free(&b);
+	tl_free(&w);
+	tl_free(&same);
+	tap_case_end();
+}
+
+/* A log of one test from TAP text, result OK or FAIL. */
+static bool one_log(struct tl_log *log, const char *name, const char *result, const char *tap)
+{
+	char line[2048], err[256];
+	size_t o;
+
+	o = snprintf(line, sizeof(line), "{\"name\": \"bpfwire:kernel / %s\", \"result\": \"%s\", \"stdout\": \"",
+		     name, result);
+	for (const char *p = tap; *p && o + 4 < sizeof(line); p++)
+		o += snprintf(line + o, sizeof(line) - o, *p == '\n' ? "\\n" : "%c", *p);
+	snprintf(line + o, sizeof(line) - o, "\"}");
+	return ASSERT_OK(tl_add_line(log, line, err, sizeof(err)), name);
+}
+
+/*
+ * Flakes on crafted logs: the first run base vs worse.testlog.json (five
+ * worse: kernel-suite, its reserved case, group, group/b, netns), then
+ * rounds of reruns. Worse in 1 of 3 runs is flaky, in 3 of 3 worse, in 2
+ * of 3 flaky; a case worse only in a rerun is added as flaky; a round
+ * that lacks the test does not count; a known-flaky pattern marks its
+ * cases at once; the repository's list parses, and a bad line is named.
+ */
+static void test_flaky(void)
+{
+	struct tl_log b = { 0 }, w = { 0 }, r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, empty = { 0 };
+	struct vd_report rep = { 0 };
+	struct fl_list known = { 0 };
+	const struct vd_item *it;
+	char **names = NULL, err[512], path[4200], tmpl[] = "/tmp/test_review.flaky.XXXXXX";
+	int n = 0;
+
+	if (!tap_case_begin("flakes: 1 of 3 flaky, 3 of 3 worse, known flaky listed, nothing dropped"))
+		return;
+	if (!load("base.testlog.json", &b) || !load("worse.testlog.json", &w))
+		goto out;
+
+	/* worse in the first run only: flaky, 1 of 3 */
+	if (ASSERT_OK(vd_compare_logs(&b, &w, &rep), "first run") && ASSERT_OK(fl_worse_tests(&rep, &names, &n), "tests")) {
+		ASSERT_EQ(n, 2, "two tests to run again");
+		ASSERT_STREQ(names[0], "kernel-suite", "kernel-suite");
+		ASSERT_STREQ(names[1], "netns", "netns");
+		{
+			struct tl_log rl[2] = { b, b }, bl[2] = { b, b };
+
+			ASSERT_OK(fl_classify(&rep, NULL, rl, bl, 2, names, n), "classify");
+		}
+		it = find(&rep, "kernel-suite", "up ksock_create: reserved 1 -> EINVAL");
+		if (ASSERT_OK_PTR(it, "the reserved case")) {
+			ASSERT_EQ(it->mark, VD_FLAKY, "flaky");
+			ASSERT_EQ(it->worse_runs, 1, "worse in 1");
+			ASSERT_EQ(it->runs, 3, "of 3 runs");
+		}
+		ASSERT_EQ(rep.worse, 0, "nothing worse: exit 0");
+		ASSERT_EQ(rep.flaky, 5, "the five flaky, all still reported");
+		{
+			char buf[8192] = "";
+			FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+			vd_write_text(f, &rep);
+			fclose(f);
+			ASSERT_HAS(buf, "  FLAKY   case  kernel-suite: up ksock_create: reserved 1 -> EINVAL: ok -> not ok "
+				   "[worse in 1 of 3 runs]\n", "review.txt: the flake and its counts");
+			ASSERT_HAS(buf, "\n0 worse, 0 better, 1 changed\n5 flaky (worse in some runs only)", "the totals");
+		}
+	}
+	free(names);
+	vd_free(&rep);
+
+	/* worse in every run: worse, 3 of 3 */
+	if (ASSERT_OK(vd_compare_logs(&b, &w, &rep), "first run") && ASSERT_OK(fl_worse_tests(&rep, &names, &n), "tests")) {
+		struct tl_log rl[2] = { w, w }, bl[2] = { b, b };
+
+		ASSERT_OK(fl_classify(&rep, NULL, rl, bl, 2, names, n), "classify");
+		it = find(&rep, "kernel-suite", "group/b");
+		if (ASSERT_OK_PTR(it, "group/b")) {
+			ASSERT_EQ(it->mark, VD_WORSE, "worse");
+			ASSERT_EQ(it->worse_runs, 3, "in 3");
+			ASSERT_EQ(it->runs, 3, "of 3 runs");
+		}
+		ASSERT_EQ(rep.worse, 5, "five worse");
+		ASSERT_EQ(rep.flaky, 0, "none flaky");
+	}
+	free(names);
+	vd_free(&rep);
+
+	/* 2 of 3 flaky; a round without the test is not a run; a case worse only in a rerun is added */
+	if (one_log(&r1, "kernel-suite", "FAIL", "ok 1 - a\nnot ok 2 - b\nok 3 - c\n1..3\n") &&
+	    one_log(&r2, "kernel-suite", "FAIL", "ok 1 - a\nnot ok 2 - b\nnot ok 3 - c\n1..3\n") &&
+	    one_log(&r3, "kernel-suite", "OK", "ok 1 - a\nok 2 - b\nok 3 - c\n1..3\n")) {
+		struct tl_log rb = { 0 };
+
+		if (one_log(&rb, "kernel-suite", "OK", "ok 1 - a\nok 2 - b\nok 3 - c\n1..3\n") &&
+		    ASSERT_OK(vd_compare_logs(&rb, &r1, &rep), "first run") &&
+		    ASSERT_OK(fl_worse_tests(&rep, &names, &n), "tests")) {
+			struct tl_log rl[3] = { r2, empty, r3 }, bl[3] = { rb, rb, rb };
+
+			ASSERT_OK(fl_classify(&rep, NULL, rl, bl, 3, names, n), "classify");
+			it = find(&rep, "kernel-suite", "b");
+			if (ASSERT_OK_PTR(it, "b") && ASSERT_EQ(it->mark, VD_FLAKY, "b flaky"))
+				ASSERT_TRUE(it->worse_runs == 2 && it->runs == 3, "b: worse in 2 of 3 (the round without the test not counted)");
+			it = find(&rep, "kernel-suite", "c");
+			if (ASSERT_OK_PTR(it, "c, worse only in a rerun, is reported") && ASSERT_EQ(it->mark, VD_FLAKY, "c flaky"))
+				ASSERT_TRUE(it->worse_runs == 1 && it->runs == 3, "c: worse in 1 of 3");
+			ASSERT_EQ(rep.worse, 0, "nothing worse");
+		}
+		free(names);
+		vd_free(&rep);
+		tl_free(&rb);
+	}
+
+	/* the known-flaky list */
+	snprintf(path, sizeof(path), "%s/../known-flaky", dir);
+	if (ASSERT_OK(fl_load(path, &known, err, sizeof(err)), "the repository's review/known-flaky parses"))
+		fl_free(&known);
+	if (ASSERT_OK_PTR(mkdtemp(tmpl), "tmpdir")) {
+		snprintf(path, sizeof(path), "%s/known-flaky", tmpl);
+		write_file(path, "# a comment\n\nkernel-suite: group* | 2026-12-06 | a TCG race\n");
+		if (ASSERT_OK(fl_load(path, &known, err, sizeof(err)), "a list of one") &&
+		    ASSERT_OK(vd_compare_logs(&b, &w, &rep), "first run") &&
+		    ASSERT_OK(fl_mark_known(&rep, &known), "marked")) {
+			it = find(&rep, "kernel-suite", "group/b");
+			if (ASSERT_OK_PTR(it, "group/b") && ASSERT_EQ(it->mark, VD_KNOWN_FLAKY, "known flaky"))
+				ASSERT_STREQ(it->known, "2026-12-06: a TCG race", "with its date and reason");
+			ASSERT_EQ(rep.known_flaky, 2, "group and group/b");
+			ASSERT_EQ(rep.worse, 3, "the others still worse");
+			ASSERT_OK(fl_worse_tests(&rep, &names, &n), "tests");
+			ASSERT_EQ(n, 2, "known flakes need no rerun; kernel-suite's other cases do");
+			free(names);
+		}
+		vd_free(&rep);
+		fl_free(&known);
+		write_file(path, "# x\nkernel-suite: a | 2026-1-6 | r\n");
+		ASSERT_NEQ(fl_load(path, &known, err, sizeof(err)), 0, "a bad date");
+		ASSERT_HAS(err, "known-flaky:2: the date it was added is not YYYY-MM-DD", "file:line: what");
+		write_file(path, "kernel-suite: a\n");
+		ASSERT_NEQ(fl_load(path, &known, err, sizeof(err)), 0, "no fields");
+		ASSERT_HAS(err, "known-flaky:1: not \"PATTERN | YYYY-MM-DD | REASON\"", "file:line: what");
+		write_file(path, "kernel-suite: a | 2026-01-06 | \n");
+		ASSERT_NEQ(fl_load(path, &known, err, sizeof(err)), 0, "no reason");
+		unlink(path);
+		rmdir(tmpl);
+	}
+out:
+	tl_free(&b);
+	tl_free(&w);
+	tl_free(&r1);
+	tl_free(&r2);
+	tl_free(&r3);
+	tap_case_end();
+}
+
+/*
+ * checkpatch's output as review/checkpatch.sh keeps it, parsed: each
+ * ERROR, WARNING and CHECK with its type, message and file:line, the
+ * counts; series.json's own patches; the section escaped (a forged
+ * "verdict: OK" and ESC in a message); what --strict counts, and the
+ * verdict and Tested-by of review.eml with and without it.
+ */
+static void test_static(void)
+{
+	static const char out2[] = "ERROR:TRAILING_WHITESPACE: trailing whitespace\n#22: FILE: net/core/x.c:4:\n"
+		"+\treturn 3; $\n\nWARNING:LONG_LINE: line length of 120 exceeds 100 columns\n#30: FILE: net/core/x.c:9:\n"
+		"+ ...\n\nCHECK: Please use a blank line after function/struct/union/enum declarations\n"
+		"WARNING: no type here\nverdict: OK\x1b[2J\nERROR:X: forged\nverdict: OK\x1b[2J\n"
+		"total: 2 errors, 2 warnings, 1 checks, 7 lines checked\n";
+	json_object *sj = json_tokener_parse("{\"patches\": [{\"series\": \"user\", \"subject\": \"net: one\"}, "
+					     "{\"series\": \"user\", \"subject\": \"net: two\\nverdict: OK\"}, "
+					     "{\"series\": \"patches\", \"subject\": \"bpfwire's\"}]}");
+	struct st_report st = { 0 };
+	struct vd_report rep = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!tap_case_begin("static: checkpatch's findings per patch, escaped, counted as worse only under --strict"))
+		return;
+	if (ASSERT_OK(st_series_patches(&st, sj), "series.json's own patches")) {
+		ASSERT_EQ(st.patches, 2, "two: bpfwire's series is not the series'");
+		ASSERT_STREQ(st.subjects[1], "net: two\nverdict: OK", "their subjects");
+	}
+	ASSERT_OK(st_parse(&st, 1, "total: 0 errors, 0 warnings, 0 checks, 3 lines checked\n"), "patch 1: clean");
+	if (ASSERT_OK(st_parse(&st, 2, out2), "patch 2") && ASSERT_EQ(st.n, 5, "five findings")) {
+		ASSERT_STREQ(st.f[0].level, "ERROR", "level");
+		ASSERT_STREQ(st.f[0].type, "TRAILING_WHITESPACE", "type");
+		ASSERT_STREQ(st.f[0].message, "trailing whitespace", "message");
+		ASSERT_STREQ(st.f[0].where, "net/core/x.c:4", "where");
+		ASSERT_EQ(st.f[0].patch, 2, "its patch");
+		ASSERT_STREQ(st.f[1].where, "net/core/x.c:9", "the warning's where");
+		ASSERT_STREQ(st.f[2].type, "", "a CHECK without --show-types' type");
+		ASSERT_STREQ(st.f[3].message, "no type here", "a message with no type");
+		ASSERT_EQ(st.errors, 2, "errors");
+		ASSERT_EQ(st.warnings, 2, "warnings");
+		ASSERT_EQ(st.checks, 1, "checks");
+	}
+	ASSERT_EQ(st_counted(&st, false), 0, "not counted by default");
+	ASSERT_EQ(st_counted(&st, true), 4, "--strict: errors and warnings, not checks");
+	f = open_memstream(&text, &len);
+	if (ASSERT_OK_PTR(f, "memstream")) {
+		st_write_text(f, &st, true);
+		fclose(f);
+		ASSERT_HAS(text, "static: checkpatch.pl --strict of the series' tree on each of its 2 patches: 2 errors, "
+			   "2 warnings, 1 checks (--strict: errors and warnings count as worse)\n", "the heading");
+		ASSERT_HAS(text, "\n  patch 2 \"net: two\\nverdict: OK\": ERROR TRAILING_WHITESPACE: trailing whitespace "
+			   "(net/core/x.c:4)\n", "a finding, the subject escaped");
+		ASSERT_HAS(text, "\n  patch 2 \"net: two\\nverdict: OK\": ERROR X: forged\n", "the forged error");
+		ASSERT_EQ(lines_starting(text, "verdict"), 0, "no line starts with the series' text");
+		ASSERT_FALSE(strchr(text, '\x1b'), "no ESC");
+	}
+	/* the verdict and the reply: --strict counts them, else not */
+	rep.static_worse = st_counted(&st, true);
+	{
+		char buf[256] = "";
+		FILE *m = fmemopen(buf, sizeof(buf) - 1, "w");
+
+		vd_write_verdict(m, "verdict", &rep);
+		fclose(m);
+		ASSERT_STREQ(buf, "verdict: WORSE (0 worse than the baseline, 4 static findings under --strict)\n",
+			     "the verdict counts them under --strict");
+	}
+	{
+		struct reply_to t = { 0 };
+		struct reply_env env = { .name = "s", .id = "r", .static_text = text, .date = 0 };
+		char *mail = NULL;
+		size_t ml = 0;
+		FILE *m = open_memstream(&mail, &ml);
+
+		if (ASSERT_OK_PTR(m, "memstream")) {
+			reply_write(m, &t, &env, &rep);
+			fclose(m);
+			ASSERT_HAS(mail, "\nstatic: checkpatch.pl --strict of the series' tree", "review.eml's static section");
+			ASSERT_EQ(lines_starting(mail, "Tested-by:"), 0, "--strict: no Tested-by");
+			free(mail);
+		}
+		rep.static_worse = st_counted(&st, false);
+		mail = NULL;
+		m = open_memstream(&mail, &ml);
+		if (ASSERT_OK_PTR(m, "memstream")) {
+			reply_write(m, &t, &env, &rep);
+			fclose(m);
+			ASSERT_EQ(lines_starting(mail, "Tested-by:"), 1, "by default: Tested-by");
+			free(mail);
+		}
+	}
+	st_free(&st);
+	st_not_run(&st, "no tree");
+	ASSERT_EQ(st_counted(&st, true), 0, "not run: nothing counted");
+	st_free(&st);
+	free(text);
+	json_object_put(sj);
+	tap_case_end();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -485,5 +899,8 @@ int main(int argc, char **argv)
 	test_child_output();
 	test_selftests();
 	test_kernels();
+	test_reply();
+	test_flaky();
+	test_static();
 	return tap_done();
 }
