@@ -340,18 +340,34 @@ static void print_want(FILE *f, const char *indent, const char *api, const char 
 		match ? "  [same]" : note);
 }
 
+/* Matches no known API's text for it, whichever API the others match. */
+static bool func_differs(const struct kapi *k, const struct kapi_func *fn)
+{
+	return fn->netpoll ? !same(fn->netpoll, fn->found) :
+	       !same_seed(k, fn) && !same(fn->upstream, fn->found);
+}
+
 void kapi_print_family(FILE *f, const struct kapi *k, const char *family, bool all,
 		       const char *indent)
 {
+	bool unknown = !strcmp(family, "netpoll") ? k->netpoll == KAPI_NETPOLL_UNKNOWN :
+			k->ksock == KAPI_KSOCK_UNKNOWN;
+	bool any = false;
+
+	for (int i = 0; i < k->nfuncs; i++)
+		any |= is_family(&k->funcs[i], family) && func_differs(k, &k->funcs[i]);
+	/*
+	 * Each kfunc may match some known API but not all the same one: an
+	 * unknown verdict is never printed without its kfuncs.
+	 */
+	if (unknown && !any)
+		all = true;
 	for (int i = 0; i < k->nfuncs; i++) {
 		const struct kapi_func *fn = &k->funcs[i];
-		bool differs;
 
 		if (!is_family(fn, family))
 			continue;
-		differs = fn->netpoll ? !same(fn->netpoll, fn->found) :
-			  !same_seed(k, fn) && !same(fn->upstream, fn->found);
-		if (!all && !differs)
+		if (!all && !func_differs(k, fn))
 			continue;
 		fprintf(f, "%s%s:\n", indent, fn->name);
 		fprintf(f, "%s  %-9s %s\n", indent, "found",
