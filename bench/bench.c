@@ -21,10 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <json-c/json.h>
 #include "bench-config.h"
 #include "cli.h"
 #include "errnames.h"
 #include "file.h"
+#include "kapi.h"
 #include "log.h"
 #include "report.h"
 
@@ -398,6 +400,64 @@ static int parse_cmd(int argc, char **argv, struct bench_opts *o)
 	return -1;
 }
 
+#define API_JSON BPFWIRE_BUILD_ROOT "/kernel/api.json"
+
+/*
+ * Whether the built kernel has bpfwire's sndbuf extension
+ * (kernel/patches/sndbuf), as its api.json says (kapi/, from its BTF): 1
+ * yes, 0 no, -1 with a reason in err when api.json cannot tell.
+ */
+static int kernel_has_sndbuf(char *err, size_t errlen)
+{
+	char *text = read_file(API_JSON, NULL), msg[512];
+	enum kapi_netpoll np;
+	enum kapi_ksock ks;
+	json_object *doc;
+	bool sndbuf;
+	int r;
+
+	if (!text) {
+		snprintf(err, errlen, "can't read %s: %s", API_JSON, errno_text(errno));
+		return -1;
+	}
+	doc = json_tokener_parse(text);
+	free(text);
+	r = kapi_from_json(doc, &ks, &np, &sndbuf, msg, sizeof(msg));
+	json_object_put(doc);
+	if (r) {
+		snprintf(err, errlen, "%s: %s", API_JSON, msg);
+		return -1;
+	}
+	return sndbuf;
+}
+
+/*
+ * ksock-sndbuf sizes the send buffer with --sndbuf, which a kernel without
+ * the extension refuses: leave the path out and say so. -1 when nothing is
+ * left to measure or the kernel's API cannot be read.
+ */
+static int drop_sndbuf_path(struct bench_params *p)
+{
+	char err[1024];
+	int has = kernel_has_sndbuf(err, sizeof(err));
+
+	if (has < 0) {
+		pr_warn("can't tell whether the kernel has bpfwire's sndbuf extension: %s", err);
+		return -1;
+	}
+	if (has)
+		return 0;
+	if (bench_without_sndbuf(p))
+		printf(PROG ": the kernel lacks bpfwire's sndbuf extension "
+		       "(kernel/patches/sndbuf; " API_JSON "): the remedy path ksock-sndbuf "
+		       "is left out, the rest runs without it\n");
+	if (!p->methods) {
+		pr_warn("nothing left to measure: --paths named only ksock-sndbuf");
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * --dry-run: what the command would do, in one line. The options are
  * checked by now; report and compare also read their RUNs' parameters.
@@ -405,6 +465,7 @@ static int parse_cmd(int argc, char **argv, struct bench_opts *o)
 static int dry_run(const struct bench_opts *o, char **runs, int nruns)
 {
 	char paths[256], config[PATH_MAX], err[1024];
+	struct bench_params q = o->p;	/* asks whether ksock-sndbuf is in it */
 	const char *kernel = "";
 
 	if (o->cmd && !strcmp(o->cmd, "report")) {
@@ -443,6 +504,9 @@ static int dry_run(const struct bench_opts *o, char **runs, int nruns)
 	else if (bench_config_has_lockdep(config) && !o->allow_debug)
 		kernel = "; the kernel is the debug flavour, the run would refuse "
 			 "(--allow-debug)";
+	else if (bench_without_sndbuf(&q) && kernel_has_sndbuf(err, sizeof(err)) == 0)
+		kernel = "; the kernel lacks bpfwire's sndbuf extension "
+			 "(kernel/patches/sndbuf): ksock-sndbuf would be left out";
 	if (o->p.icount)
 		printf(PROG " --dry-run: would boot pair-icount once (accel %s) and count "
 		       "instructions of %s: cost %d x %d opens, %d low-rate events; results in "
@@ -553,13 +617,14 @@ static int prepare_run(const struct bench_opts *o, const char *config, char *run
 	return 0;
 }
 
-static int run_bench(const struct bench_opts *o)
+static int run_bench(struct bench_opts *o)
 {
 	char run[PATH_MAX], path[PATH_MAX + 64], err[1024], config[PATH_MAX];
 	int rc;
 
 	snprintf(config, sizeof(config), "%s/kernel/config", BPFWIRE_BUILD_ROOT);
-	if (check_kernel(config, o->allow_debug) || prepare_run(o, config, run, sizeof(run)))
+	if (check_kernel(config, o->allow_debug) || drop_sndbuf_path(&o->p) ||
+	    prepare_run(o, config, run, sizeof(run)))
 		return 1;
 	if (o->p.icount)
 		printf("bpfwire-bench --icount: cost and low-rate latency, in guest instructions; "

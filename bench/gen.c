@@ -54,6 +54,20 @@ const int bench_nmethods = sizeof(bench_methods) / sizeof(bench_methods[0]);
 #define AGENT		"${BUILD}/bpf/bpfwire-agent"
 #define RECV		"${BUILD}/receiver/bpfwire-recv"
 
+bool bench_without_sndbuf(struct bench_params *p)
+{
+	bool asked = false;
+
+	for (int m = 0; m < bench_nmethods; m++) {
+		if (strcmp(bench_methods[m].name, "ksock-sndbuf"))
+			continue;
+		asked = p->methods & (1u << m);
+		p->methods &= ~(1u << m);
+	}
+	p->sndbuf_missing = 1;
+	return asked;
+}
+
 int bench_rate_port(int method, int repeat)
 {
 	return 7000 + 100 * method + repeat;
@@ -348,6 +362,7 @@ int bench_params_save(const char *run, const struct bench_params *p)
 	json_object_object_add(o, "netem_loss", json_object_new_double(p->netem_loss));
 	json_object_object_add(o, "methods", json_object_new_int64(p->methods));
 	json_object_object_add(o, "icount", json_object_new_boolean(p->icount));
+	json_object_object_add(o, "ksock_sndbuf", json_object_new_boolean(!p->sndbuf_missing));
 	snprintf(path, sizeof(path), "%s/bench-params.json", run);
 	ret = json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY);
 	json_object_put(o);
@@ -380,6 +395,9 @@ int bench_params_load(const char *run, struct bench_params *p, char *err, size_t
 	p->methods = json_object_get_int64(v);
 	/* Runs from before issue 17 have no icount: wall time. */
 	p->icount = json_object_object_get_ex(o, "icount", &v) && json_object_get_boolean(v);
+	/* Runs from before it had the extension (0004 was in the seed series). */
+	p->sndbuf_missing = json_object_object_get_ex(o, "ksock_sndbuf", &v) &&
+			    !json_object_get_boolean(v);
 	json_object_put(o);
 	return 0;
 bad:

@@ -47,12 +47,22 @@ struct bench_params {
 	int txqueuelen;		/* the sender's eth0, 0: the default (1000) */
 	unsigned methods;	/* bit i: bench_methods[i] */
 	int icount;		/* 1: the sender on icount, cost and low-rate latency only */
+	int sndbuf_missing;	/* 1: the kernel lacked bpfwire's sndbuf extension, so
+				 * ksock-sndbuf was left out (bench_without_sndbuf) */
 };
 
 /* Ports and sender ids: one receiver per run, one id per run. */
 int bench_rate_port(int method, int repeat);
 int bench_lat_port(int method, int half);
 int bench_cost_port(int method);
+
+/*
+ * For a kernel without bpfwire's sndbuf extension (kernel/patches/sndbuf:
+ * kapi's ksock_sndbuf), which cannot size a ksock's send buffer: leaves
+ * the remedy path ksock-sndbuf out of p->methods and marks p. true when
+ * the path had been asked for.
+ */
+bool bench_without_sndbuf(struct bench_params *p);
 
 /* Writes the scenario the lab runs (see bench.c). */
 int bench_write_scenario(FILE *f, const struct bench_params *p, const char *path);

@@ -55,6 +55,8 @@ static json_object *params_json(const struct bench_params *bp)
 	json_object_object_add(p, "cost_count", json_object_new_int(bp->cost_count));
 	json_object_object_add(p, "cost_repeats", json_object_new_int(bp->cost_repeats));
 	json_object_object_add(p, "sndbuf", json_object_new_int64(bp->sndbuf));
+	/* false: the kernel lacked bpfwire's sndbuf extension, no ksock-sndbuf */
+	json_object_object_add(p, "ksock_sndbuf", json_object_new_boolean(!bp->sndbuf_missing));
 	json_object_object_add(p, "netem_loss_pct", json_object_new_double(bp->netem_loss));
 	json_object_object_add(p, "txqueuelen", json_object_new_int(bp->txqueuelen ?
 				bp->txqueuelen : 1000));

@@ -87,10 +87,15 @@ static void write_head(FILE *f, const struct report *rp)
 			"is a count of guest INSTRUCTIONS, not a time\n\n");
 		return;
 	}
-	fprintf(f, "%d events per run, %d repeats; remedy: ksock-sndbuf = --sndbuf %ld; "
-		"sender txqueuelen %d; netem loss on the sender's eth0: %s\n%s\n\n", p->count,
-		p->repeats, p->sndbuf, p->txqueuelen ? p->txqueuelen : 1000,
-		p->netem_loss > 0 ? "on" : "none", rp->pinning);
+	if (p->sndbuf_missing)
+		fprintf(f, "%d events per run, %d repeats; remedy: none, the kernel lacked bpfwire's "
+			"sndbuf extension (kernel/patches/sndbuf), ksock-sndbuf left out; ",
+			p->count, p->repeats);
+	else
+		fprintf(f, "%d events per run, %d repeats; remedy: ksock-sndbuf = --sndbuf %ld; ",
+			p->count, p->repeats, p->sndbuf);
+	fprintf(f, "sender txqueuelen %d; netem loss on the sender's eth0: %s\n%s\n\n",
+		p->txqueuelen ? p->txqueuelen : 1000, p->netem_loss > 0 ? "on" : "none", rp->pinning);
 	if (p->netem_loss > 0)
 		fprintf(f, "netem loss %g%% (a qdisc in the sender guest: its drops are the "
 			"\"queue\" column)\n\n", p->netem_loss);

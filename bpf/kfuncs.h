@@ -46,35 +46,45 @@ struct bpf_netpoll_opts {
 /*
  * The setup kfuncs differ between the two ksock APIs (bpf/README.md, "Two
  * kernels"), so a translation unit declares one set:
- *  - BPFWIRE_KSOCK_SEED: the agent's seed object (0003/0004): create with
- *    the 8-byte opts (sndbuf), bind, connect(struct addr opts);
- *  - BPFWIRE_KSOCK_UPSTREAM: as merged: create with the 4-byte opts,
- *    connect(union of sockaddr_in/sockaddr_in6, its size exactly), no bind;
- *    kernel-tests' upstream objects use its kernel-named types;
+ *  - BPFWIRE_KSOCK_SEED: the agent's seed object (the posted series,
+ *    0003): create, bind, connect(struct addr opts);
+ *  - BPFWIRE_KSOCK_UPSTREAM: as merged: create, connect(union of
+ *    sockaddr_in/sockaddr_in6, its size exactly), no bind; kernel-tests'
+ *    upstream objects use its kernel-named types;
  *  - neither: the seed's, with the kernel's names (kernel-tests' seed
  *    objects, and objects that call no ksock setup kfunc).
  * An object is built once and loaded only on a kernel whose API (kapi/,
  * at run time) is its own.
+ *
+ * Both APIs' create opts are the posted series' 4 bytes. bpfwire's sndbuf
+ * extension (kernel/patches/sndbuf, seed only) appends a __u32 sndbuf:
+ * struct bpfwire_ksock_create_opts has it, and a caller passes its size
+ * (BPFWIRE_KSOCK_CREATE_OPTS_SZ_SNDBUF) only to set a send buffer on a
+ * kernel whose BTF has the extension (kapi.h, ksock_sndbuf). The extended
+ * kernel still takes 4 and then reads no sndbuf.
  */
-#ifdef BPFWIRE_KSOCK_UPSTREAM
 struct bpf_ksock_create_opts {
 	__u8 family;
 	__u8 type;
 	__u8 protocol;
 	__u8 reserved;
 };
+#define BPFWIRE_KSOCK_CREATE_OPTS_SZ_V0		4	/* every kernel */
+#define BPFWIRE_KSOCK_CREATE_OPTS_SZ_SNDBUF	8	/* kernel/patches/sndbuf only */
+struct bpfwire_ksock_create_opts {
+	__u8  family;
+	__u8  type;
+	__u8  protocol;
+	__u8  reserved;
+	__u32 sndbuf;	/* kernel/patches/sndbuf */
+};
+
+#ifdef BPFWIRE_KSOCK_UPSTREAM
 union bpf_ksock_addr {
 	struct sockaddr_in sin;
 	struct sockaddr_in6 sin6;
 };
 #else
-struct bpf_ksock_create_opts {
-	__u8 family;
-	__u8 type;
-	__u8 protocol;
-	__u8 reserved;
-	__u32 sndbuf;	/* 0004 */
-};
 struct bpf_ksock_addr_opts {
 	__u8 family;
 	__u8 reserved;
@@ -86,18 +96,8 @@ struct bpf_ksock_addr_opts {
 	};
 };
 #endif
-/* opts__sz of the create opts before 0004's sndbuf: both APIs take it. */
-#define BPFWIRE_KSOCK_CREATE_OPTS_SZ_V0	4
 
 #if defined(BPFWIRE_KSOCK_SEED) || defined(BPFWIRE_KSOCK_UPSTREAM)
-struct bpfwire_ksock_create_opts {
-	__u8  family;
-	__u8  type;
-	__u8  protocol;
-	__u8  reserved;
-	__u32 sndbuf;	/* seed 0004 only; upstream takes the first 4 bytes */
-};
-
 extern struct bpf_ksock *
 bpf_ksock_create(const struct bpfwire_ksock_create_opts *opts, __u32 opts__sz,
 		 int *err__uninit) __ksym;

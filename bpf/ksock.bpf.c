@@ -70,7 +70,11 @@ static __always_inline void fill_addr(struct bpfwire_ksock_addr_opts *a,
 	}
 }
 
-/* Seed: create (with the send buffer), bind when asked, connect. */
+/*
+ * Seed: create, bind when asked, connect. The posted 4-byte opts, unless
+ * --sndbuf asks for a send buffer: then the sndbuf extension's 8 (the
+ * agent refused --sndbuf on a kernel without it).
+ */
 static __always_inline struct bpf_ksock *ksock_open(int *err)
 {
 	struct bpfwire_ksock_create_opts copts = {};
@@ -81,8 +85,9 @@ static __always_inline struct bpf_ksock *ksock_open(int *err)
 	copts.family = cfg.family;
 	copts.type = SOCK_DGRAM;
 	copts.protocol = IPPROTO_UDP;
-	copts.sndbuf = cfg.sndbuf;	/* 0: the default buffer */
-	ks = bpf_ksock_create(&copts, sizeof(copts), err);
+	copts.sndbuf = cfg.sndbuf;
+	ks = bpf_ksock_create(&copts, cfg.sndbuf ? BPFWIRE_KSOCK_CREATE_OPTS_SZ_SNDBUF :
+			      BPFWIRE_KSOCK_CREATE_OPTS_SZ_V0, err);
 	if (!ks)
 		return NULL;
 
@@ -108,7 +113,7 @@ out_release:
 /*
  * Upstream: create with the 4-byte opts, connect to a sockaddr in the
  * union (its size exactly). No bind and no send buffer: the agent refuses
- * --bind and --sndbuf on this API before loading anything.
+ * --bind, and --sndbuf (no sndbuf extension), before loading anything.
  */
 static __always_inline struct bpf_ksock *ksock_open(int *err)
 {

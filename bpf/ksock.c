@@ -67,8 +67,9 @@ static int ksock_obj_open(int api, struct ksock_obj *k)
 /*
  * The kernel's API (KAPI_KSOCK_SEED or _UPSTREAM); -KAPI_EXIT_API after a
  * message when it has none bpfwire knows (the prototypes found printed
- * beside the expected ones) or none at all; -1 after a message for a
- * seed-only option on upstream. All before anything is loaded.
+ * beside the expected ones) or none at all; -1 after a message for an
+ * option the kernel cannot serve: --bind on upstream, --sndbuf without
+ * bpfwire's sndbuf extension. All before anything is loaded.
  */
 static int ksock_api_check(const struct agent_opts *o)
 {
@@ -93,9 +94,9 @@ static int ksock_api_check(const struct agent_opts *o)
 			what);
 		return -1;
 	}
-	if (k.ksock == KAPI_KSOCK_UPSTREAM && o->sndbuf) {
-		pr_warn("--sndbuf needs the seed's bpf_ksock_create_opts.sndbuf, which %s (the upstream ksock API) does not have: drop --sndbuf, or run the seed kernel",
-			what);
+	if (o->sndbuf && !k.ksock_sndbuf) {
+		pr_warn("--sndbuf needs bpfwire's sndbuf extension (kernel/patches/sndbuf: bpf_ksock_create_opts.sndbuf), which %s (the %s ksock API) lacks: drop --sndbuf, or run a kernel with the extension",
+			what, kapi_ksock_name(k.ksock));
 		return -1;
 	}
 	return k.ksock;

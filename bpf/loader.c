@@ -42,8 +42,8 @@ int sender_read_api(const struct agent_opts *o, struct kapi *k, char *what, size
 		pr_warn("%s: can't tell the kernel's kfunc API", err);
 		return -1;
 	}
-	pr_debug("%s: ksock API %s, netpoll %s", what, kapi_ksock_name(k->ksock),
-		 kapi_netpoll_name(k->netpoll));
+	pr_debug("%s: ksock API %s%s, netpoll %s", what, kapi_ksock_name(k->ksock),
+		 k->ksock_sndbuf ? " with the sndbuf extension" : "", kapi_netpoll_name(k->netpoll));
 	return 0;
 }
 

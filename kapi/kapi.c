@@ -15,11 +15,15 @@
  * from a built kernel's BTF (seed: build/kernel/vmlinux, upstream:
  * build-up/kernel/vmlinux). A pointee that has a NAME__sz argument beside
  * it carries its size, because the kfunc checks that size exactly.
+ * The seed is the posted series (seeds 007-011): its create opts are 4
+ * bytes. bpfwire's sndbuf extension (kernel/patches/sndbuf) makes them 8;
+ * a kernel whose BTF has that layout (has_sndbuf()) may show seed_sndbuf.
  */
 #define P_CREATE_OPTS "const struct bpf_ksock_create_opts *opts, u32 opts__sz, int *err__uninit"
 static const struct kapi_func kapi_table[] = {
 	{ "bpf_ksock_create",
-	  .seed = "struct bpf_ksock *bpf_ksock_create(" P_CREATE_OPTS "); /* struct bpf_ksock_create_opts: 8 bytes */",
+	  .seed = "struct bpf_ksock *bpf_ksock_create(" P_CREATE_OPTS "); /* struct bpf_ksock_create_opts: 4 bytes */",
+	  .seed_sndbuf = "struct bpf_ksock *bpf_ksock_create(" P_CREATE_OPTS "); /* struct bpf_ksock_create_opts: 8 bytes */",
 	  .upstream = "struct bpf_ksock *bpf_ksock_create(" P_CREATE_OPTS "); /* struct bpf_ksock_create_opts: 4 bytes */" },
 	{ "bpf_ksock_bind",
 	  .seed = "int bpf_ksock_bind(struct bpf_ksock *ks, const struct bpf_ksock_addr_opts *opts, u32 opts__sz); /* struct bpf_ksock_addr_opts: 24 bytes */" },
@@ -73,18 +77,24 @@ static void sbuf_printf(struct sbuf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The struct or union a pointer parameter points to, or NULL. */
-static const struct btf_type *pointee_aggregate(const struct btf *btf, __u32 id)
+/* t with its typedefs and modifiers skipped */
+static const struct btf_type *resolve(const struct btf *btf, __u32 id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 
 	while (t && (btf_is_typedef(t) || btf_is_mod(t)))
 		t = btf__type_by_id(btf, t->type);
+	return t;
+}
+
+/* The struct or union a pointer parameter points to, or NULL. */
+static const struct btf_type *pointee_aggregate(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = resolve(btf, id);
+
 	if (!t || !btf_is_ptr(t))
 		return NULL;
-	t = btf__type_by_id(btf, t->type);
-	while (t && (btf_is_typedef(t) || btf_is_mod(t)))
-		t = btf__type_by_id(btf, t->type);
+	t = resolve(btf, t->type);
 	return t && (btf_is_struct(t) || btf_is_union(t)) ? t : NULL;
 }
 
@@ -162,6 +172,32 @@ static int kapi_render(const struct btf *btf, const char *name, char *out, size_
 	return 0;
 }
 
+/*
+ * Does btf's struct bpf_ksock_create_opts have bpfwire's sndbuf extension:
+ * 8 bytes, with a 4-byte integer named sndbuf at byte 4? By member, not by
+ * size alone: a field of another name there is another API.
+ */
+static bool has_sndbuf(const struct btf *btf)
+{
+	int id = btf__find_by_name_kind(btf, "bpf_ksock_create_opts", BTF_KIND_STRUCT);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	const struct btf_member *m;
+
+	if (!t || t->size != 8)
+		return false;
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *name = btf__name_by_offset(btf, m->name_off);
+		const struct btf_type *mt = resolve(btf, m->type);
+
+		if (name && !strcmp(name, "sndbuf"))
+			return btf_member_bit_offset(t, i) == 32 &&
+			       !btf_member_bitfield_size(t, i) &&
+			       mt && btf_is_int(mt) && mt->size == 4;
+	}
+	return false;
+}
+
 static bool is_family(const struct kapi_func *f, const char *family)
 {
 	return !strcmp(family, "netpoll") ? f->netpoll != NULL : f->netpoll == NULL;
@@ -180,6 +216,13 @@ static const char *want_of(const struct kapi_func *f, int api)
 	return api == WANT_SEED ? f->seed : api == WANT_UPSTREAM ? f->upstream : f->netpoll;
 }
 
+/* As the seed has it, or as the sndbuf extension makes it when the BTF has that. */
+static bool same_seed(const struct kapi *k, const struct kapi_func *f)
+{
+	return same(f->seed, f->found) ||
+	       (k->ksock_sndbuf && f->seed_sndbuf && same(f->seed_sndbuf, f->found));
+}
+
 /*
  * Does the kernel have exactly the API's kfuncs of its family: each one it
  * expects with that prototype, and none it does not have (upstream has no
@@ -195,7 +238,7 @@ static bool api_matches(const struct kapi *k, int api)
 
 		if (!is_family(f, family))
 			continue;
-		if (!same(want, f->found))
+		if (api == WANT_SEED ? !same_seed(k, f) : !same(want, f->found))
 			return false;
 	}
 	return true;
@@ -221,6 +264,7 @@ int kapi_detect_btf(const struct btf *btf, struct kapi *k)
 		if (err && err != -ENOENT)
 			return err;
 	}
+	k->ksock_sndbuf = has_sndbuf(btf);
 	if (!family_present(k, "ksock"))
 		k->ksock = KAPI_KSOCK_ABSENT;
 	else if (api_matches(k, WANT_SEED))
@@ -290,34 +334,56 @@ int kapi_netpoll_parse(const char *name)
 }
 
 static void print_want(FILE *f, const char *indent, const char *api, const char *want,
-		       const char *found)
+		       bool match, const char *note)
 {
 	fprintf(f, "%s  %-9s %s%s\n", indent, api, want ? want : "(not in this API)",
-		same(want, found) ? "  [same]" : "");
+		match ? "  [same]" : note);
+}
+
+/* Matches no known API's text for it, whichever API the others match. */
+static bool func_differs(const struct kapi *k, const struct kapi_func *fn)
+{
+	return fn->netpoll ? !same(fn->netpoll, fn->found) :
+	       !same_seed(k, fn) && !same(fn->upstream, fn->found);
 }
 
 void kapi_print_family(FILE *f, const struct kapi *k, const char *family, bool all,
 		       const char *indent)
 {
+	bool unknown = !strcmp(family, "netpoll") ? k->netpoll == KAPI_NETPOLL_UNKNOWN :
+			k->ksock == KAPI_KSOCK_UNKNOWN;
+	bool any = false;
+
+	for (int i = 0; i < k->nfuncs; i++)
+		any |= is_family(&k->funcs[i], family) && func_differs(k, &k->funcs[i]);
+	/*
+	 * Each kfunc may match some known API but not all the same one: an
+	 * unknown verdict is never printed without its kfuncs.
+	 */
+	if (unknown && !any)
+		all = true;
 	for (int i = 0; i < k->nfuncs; i++) {
 		const struct kapi_func *fn = &k->funcs[i];
-		bool differs;
 
 		if (!is_family(fn, family))
 			continue;
-		differs = fn->netpoll ? !same(fn->netpoll, fn->found) :
-			  !same(fn->seed, fn->found) && !same(fn->upstream, fn->found);
-		if (!all && !differs)
+		if (!all && !func_differs(k, fn))
 			continue;
 		fprintf(f, "%s%s:\n", indent, fn->name);
 		fprintf(f, "%s  %-9s %s\n", indent, "found",
 			fn->found[0] ? fn->found : "(not in this kernel's BTF)");
 		if (fn->netpoll) {
-			print_want(f, indent, "expected", fn->netpoll, fn->found);
+			print_want(f, indent, "expected", fn->netpoll, same(fn->netpoll, fn->found), "");
 			continue;
 		}
-		print_want(f, indent, "seed", fn->seed, fn->found);
-		print_want(f, indent, "upstream", fn->upstream, fn->found);
+		print_want(f, indent, "seed", fn->seed, same(fn->seed, fn->found), "");
+		/* The same text is not the extension unless the member is sndbuf. */
+		if (fn->seed_sndbuf)
+			print_want(f, indent, "+sndbuf", fn->seed_sndbuf,
+				   k->ksock_sndbuf && same(fn->seed_sndbuf, fn->found),
+				   same(fn->seed_sndbuf, fn->found) ?
+				   "  [the size only: no __u32 sndbuf at byte 4]" : "");
+		print_want(f, indent, "upstream", fn->upstream, same(fn->upstream, fn->found), "");
 	}
 }
 
@@ -333,6 +399,7 @@ json_object *kapi_to_json(const struct kapi *k)
 	json_object_object_add(doc, "btf", json_object_new_string(k->source));
 	json_object_object_add(doc, "ksock", json_object_new_string(kapi_ksock_name(k->ksock)));
 	json_object_object_add(doc, "netpoll", json_object_new_string(kapi_netpoll_name(k->netpoll)));
+	json_object_object_add(doc, "ksock_sndbuf", json_object_new_boolean(k->ksock_sndbuf));
 	for (int i = 0; i < k->nfuncs; i++) {
 		const struct kapi_func *fn = &k->funcs[i];
 		json_object *o = json_object_new_object();
@@ -352,9 +419,9 @@ json_object *kapi_to_json(const struct kapi *k)
 }
 
 int kapi_from_json(const json_object *doc, enum kapi_ksock *ksock,
-		   enum kapi_netpoll *netpoll, char *err, size_t errlen)
+		   enum kapi_netpoll *netpoll, bool *ksock_sndbuf, char *err, size_t errlen)
 {
-	json_object *ks, *np;
+	json_object *ks, *np, *sb;
 	int a, b;
 
 	if (!json_object_is_type(doc, json_type_object) ||
@@ -370,6 +437,14 @@ int kapi_from_json(const json_object *doc, enum kapi_ksock *ksock,
 	if (a < 0 || b < 0) {
 		snprintf(err, errlen, "api.json: ksock must be seed, upstream, unknown or absent and netpoll present, unknown or absent");
 		return -EINVAL;
+	}
+	if (ksock_sndbuf) {
+		if (!json_object_object_get_ex(doc, "ksock_sndbuf", &sb) ||
+		    !json_object_is_type(sb, json_type_boolean)) {
+			snprintf(err, errlen, "api.json: need a boolean \"ksock_sndbuf\" (written by a bpfwire-kapi from before it: rebuild)");
+			return -EINVAL;
+		}
+		*ksock_sndbuf = json_object_get_boolean(sb);
 	}
 	*ksock = (enum kapi_ksock)a;
 	*netpoll = (enum kapi_netpoll)b;

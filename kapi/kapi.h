@@ -17,7 +17,7 @@ struct btf;
 
 enum kapi_ksock {
 	KAPI_KSOCK_ABSENT	= 0,	/* no bpf_ksock_* kfunc in BTF */
-	KAPI_KSOCK_SEED		= 1,	/* kernel/patches 0003 + 0004 */
+	KAPI_KSOCK_SEED		= 1,	/* the posted series (seed 008), kernel/patches 0003 */
 	KAPI_KSOCK_UPSTREAM	= 2,	/* kernel/patches/upstream/0003, as merged */
 	KAPI_KSOCK_UNKNOWN	= 3,	/* present, but a prototype matches neither */
 };
@@ -38,6 +38,7 @@ enum kapi_netpoll {
 struct kapi_func {
 	const char *name;
 	const char *seed;	/* the prototype each API expects; NULL: not in it */
+	const char *seed_sndbuf; /* the seed's with bpfwire's sndbuf extension; NULL: the same */
 	const char *upstream;
 	const char *netpoll;
 	char found[KAPI_PROTO_MAX];	/* "" when the kernel has no such FUNC */
@@ -46,6 +47,13 @@ struct kapi_func {
 struct kapi {
 	enum kapi_ksock ksock;
 	enum kapi_netpoll netpoll;
+	/*
+	 * bpfwire's own extension of the seed API (kernel/patches/sndbuf, not
+	 * in the posted series): struct bpf_ksock_create_opts is 8 bytes, a
+	 * __u32 sndbuf after the posted 4. Read from BTF whatever the verdict;
+	 * a seed kernel without it takes only the 4-byte opts.
+	 */
+	bool ksock_sndbuf;
 	struct kapi_func funcs[KAPI_NFUNCS];
 	int nfuncs;
 	char source[256];	/* the BTF's path, for messages */
@@ -79,14 +87,16 @@ int kapi_netpoll_parse(const char *name);
 void kapi_print_family(FILE *f, const struct kapi *k, const char *family, bool all,
 		       const char *indent);
 
-/* api.json: { "btf", "ksock", "netpoll", "kfuncs": [{name, found, seed, upstream|netpoll, matches}] } */
+/* api.json: { "btf", "ksock", "netpoll", "ksock_sndbuf", "kfuncs": [{name, found, seed, upstream} or {name, found, expected}] } */
 struct json_object;
 struct json_object *kapi_to_json(const struct kapi *k);
 /*
- * The two verdicts back from an api.json document (the lab and the review
- * read these before anything boots). 0, or -EINVAL with a reason in err.
+ * The verdicts back from an api.json document (the lab, the review and the
+ * benchmark read these before anything boots). ksock_sndbuf may be NULL;
+ * when it is not, the document must have the boolean "ksock_sndbuf". 0, or
+ * -EINVAL with a reason in err.
  */
 int kapi_from_json(const struct json_object *doc, enum kapi_ksock *ksock,
-		   enum kapi_netpoll *netpoll, char *err, size_t errlen);
+		   enum kapi_netpoll *netpoll, bool *ksock_sndbuf, char *err, size_t errlen);
 
 #endif /* BPFWIRE_KAPI_H */

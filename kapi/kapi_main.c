@@ -25,9 +25,11 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: " PROG " [--btf FILE] [--json OUT] [--all] [--dry-run]\n"
 "\n"
-"Reads a kernel's BTF and says which ksock API it has (seed, upstream,\n"
-"unknown: present but a prototype matches neither, absent) and whether\n"
-"netpoll is there (present, unknown, absent). For an unknown API each\n"
+"Reads a kernel's BTF and says which ksock API it has (seed: the posted\n"
+"series, upstream: as merged, unknown: present but a prototype matches\n"
+"neither, absent) and whether netpoll is there (present, unknown, absent).\n"
+"On the seed it also says whether bpfwire's sndbuf extension is there\n"
+"(kernel/patches/sndbuf: 8-byte create opts). For an unknown API each\n"
 "kfunc that differs is printed as C beside what each known API expects.\n"
 "\n"
 "  --btf FILE   a vmlinux (ELF with .BTF) or raw BTF; default\n"
@@ -85,6 +87,10 @@ int main(int argc, char **argv)
 	}
 	printf("%s: ksock API %s, netpoll %s\n", k.source, kapi_ksock_name(k.ksock),
 	       kapi_netpoll_name(k.netpoll));
+	if (k.ksock == KAPI_KSOCK_SEED)
+		printf("  sndbuf extension (kernel/patches/sndbuf): %s\n", k.ksock_sndbuf ?
+		       "present, bpf_ksock_create_opts is 8 bytes with sndbuf" :
+		       "absent, bpf_ksock_create_opts is the posted series' 4 bytes");
 	kapi_print_family(stdout, &k, "ksock", all, "  ");
 	kapi_print_family(stdout, &k, "netpoll", all, "  ");
 	if (json) {

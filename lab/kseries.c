@@ -118,7 +118,7 @@ int kseries_kernel_api(const char *bzimage, int *ksock, int *netpoll, char *from
 		json_object *doc = json_tokener_parse(text);
 		enum kapi_ksock ks;
 		enum kapi_netpoll np;
-		int r = kapi_from_json(doc, &ks, &np, msg, sizeof(msg));
+		int r = kapi_from_json(doc, &ks, &np, NULL, msg, sizeof(msg));
 
 		json_object_put(doc);
 		free(text);

@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <json-c/json.h>
+#include "file.h"
+#include "gen.h"
 #include "report.h"
 #include "tap.h"
 
@@ -366,6 +368,76 @@ static void test_scenario_polls(void)
 	}
 }
 
+/*
+ * A kernel without bpfwire's sndbuf extension: ksock-sndbuf is left out of
+ * the paths and of the scenario (no --sndbuf anywhere), the run's
+ * parameters say so, and a run from before the key had the extension.
+ */
+static void test_without_sndbuf(void)
+{
+	struct bench_params p = {
+		.count = 100, .repeats = 1, .lat_low_rate = 10, .lat_low_count = 3,
+		.lat_half_count = 3, .cost_count = 10, .cost_repeats = 1, .sndbuf = 8 << 20,
+		.methods = (1u << bench_nmethods) - 1,
+	}, q;
+	char run[] = "/tmp/bench-sndbuf-XXXXXX", path[64], err[256], *text = NULL;
+	unsigned all = p.methods;
+	size_t len = 0;
+	FILE *f;
+	int m;
+
+	for (m = 0; m < bench_nmethods && strcmp(bench_methods[m].name, "ksock-sndbuf"); m++)
+		;
+	tap_case_begin("no sndbuf extension: ksock-sndbuf left out of the paths and the scenario");
+	ASSERT_TRUE(m < bench_nmethods, "ksock-sndbuf is a path");
+	f = open_memstream(&text, &len);
+	ASSERT_OK(bench_write_scenario(f, &p, "/run"), "the scenario with every path");
+	fclose(f);
+	ASSERT_HAS(text, "--via ksock --sndbuf 8388608 --dst", "with the extension: the remedy's install");
+	free(text);
+	text = NULL;
+	ASSERT_TRUE(bench_without_sndbuf(&p), "the path had been asked for");
+	ASSERT_EQ(p.methods, all & ~(1u << m), "only ksock-sndbuf is left out");
+	ASSERT_EQ(p.sndbuf_missing, 1, "the parameters say why");
+	f = open_memstream(&text, &len);
+	ASSERT_OK(bench_write_scenario(f, &p, "/run"), "the scenario without it");
+	fclose(f);
+	ASSERT_TRUE(text && !strstr(text, "--sndbuf"), "no --sndbuf in the scenario");
+	ASSERT_TRUE(text && !strstr(text, "ksock-sndbuf"), "no ksock-sndbuf run");
+	ASSERT_HAS(text, "# rate: ksock, repeat 1\n", "the other paths still run");
+	free(text);
+	ASSERT_TRUE(!bench_without_sndbuf(&p), "asked again: it was not in the paths");
+	tap_case_end();
+
+	tap_case_begin("bench-params.json keeps ksock_sndbuf; a run without the key had the extension");
+	if (ASSERT_OK_PTR(mkdtemp(run), "mkdtemp")) {
+		ASSERT_OK(bench_params_save(run, &p), "save");
+		memset(&q, 0, sizeof(q));
+		ASSERT_OK(bench_params_load(run, &q, err, sizeof(err)), "load");
+		ASSERT_EQ(q.sndbuf_missing, 1, "read back: the extension was missing");
+		snprintf(path, sizeof(path), "%s/bench-params.json", run);
+		text = read_file(path, NULL);
+		ASSERT_HAS(text, "\"ksock_sndbuf\":false", "said in the file");
+		free(text);
+		p.sndbuf_missing = 0;
+		ASSERT_OK(bench_params_save(run, &p), "save with the extension");
+		ASSERT_OK(bench_params_load(run, &q, err, sizeof(err)), "load");
+		ASSERT_EQ(q.sndbuf_missing, 0, "read back: it was there");
+		f = fopen(path, "w");
+		fputs("{ \"count\": 1, \"repeats\": 1, \"lat_low_rate\": 1, \"lat_low_count\": 1,"
+		      " \"lat_half_count\": 1, \"cost_count\": 1, \"cost_repeats\": 1,"
+		      " \"txqueuelen\": 0, \"sndbuf\": 1, \"netem_loss\": 0, \"methods\": 1 }", f);
+		fclose(f);
+		q.sndbuf_missing = 1;
+		ASSERT_OK(bench_params_load(run, &q, err, sizeof(err)), "an older run's parameters");
+		ASSERT_EQ(q.sndbuf_missing, 0, "without the key: the extension was there");
+		snprintf(path, sizeof(path), "rm -rf '%s'", run);
+		if (system(path))
+			tap_check(false, "cleanup", __LINE__, "rm failed");
+	}
+	tap_case_end();
+}
+
 int main(void)
 {
 	char err[512] = "", path[256];
@@ -428,7 +500,29 @@ int main(void)
 	ASSERT_TRUE(file_has("bench.txt", "accel tcg"), "bench.txt names the accel");
 	ASSERT_TRUE(file_has("bench.svg", "<polyline"), "bench.svg has the CDFs");
 	ASSERT_TRUE(file_has("bench.svg", "<circle"), "bench.svg has the rate/loss points");
+	ASSERT_TRUE(file_has("bench.txt", "remedy: ksock-sndbuf = --sndbuf 1048576;"),
+		    "bench.txt names the remedy's buffer");
+	ASSERT_FLAG(b, "params.ksock_sndbuf", true, "bench.json: the kernel had the sndbuf extension");
 	json_object_put(b);
+
+	/* A kernel without bpfwire's sndbuf extension: the report says so. */
+	{
+		struct bench_params p;
+
+		ASSERT_OK(bench_params_load(dir, &p, err, sizeof(err)), "the run's parameters");
+		p.sndbuf_missing = 1;
+		bench_params_save(dir, &p);
+		ASSERT_OK(bench_report(dir, devnull, err, sizeof(err)), "report without the extension");
+		ASSERT_TRUE(file_has("bench.txt", "remedy: none, the kernel lacked bpfwire's sndbuf "
+				     "extension (kernel/patches/sndbuf), ksock-sndbuf left out;"),
+			    "bench.txt says the remedy was left out, and why");
+		snprintf(path, sizeof(path), "%s/bench.json", dir);
+		b = json_object_from_file(path);
+		ASSERT_FLAG(b, "params.ksock_sndbuf", false, "bench.json: no sndbuf extension");
+		json_object_put(b);
+		p.sndbuf_missing = 0;
+		bench_params_save(dir, &p);
+	}
 
 	/* A guest on jiffies: no latency to speak of, so no report. */
 	put("hosts/sender/clocksource", "refined-jiffies\n");
@@ -448,5 +542,6 @@ int main(void)
 		return 1;
 	test_icount_compare();
 	test_scenario_polls();
+	test_without_sndbuf();
 	return tap_done();
 }

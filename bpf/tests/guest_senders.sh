@@ -119,8 +119,25 @@ if [ "$API" = upstream ]; then
 	out=$("$A" --via ksock --dst 192.0.2.2:7002 --sndbuf 65536 2>&1)
 	check "api: --sndbuf on upstream exit status" $? 1
 	check "api: --sndbuf on upstream message" "$out" \
-		"bpfwire-agent: --sndbuf needs the seed's bpf_ksock_create_opts.sndbuf, which kernel $(uname -r) (the upstream ksock API) does not have: drop --sndbuf, or run the seed kernel"
+		"bpfwire-agent: --sndbuf needs bpfwire's sndbuf extension (kernel/patches/sndbuf: bpf_ksock_create_opts.sndbuf), which kernel $(uname -r) (the upstream ksock API) lacks: drop --sndbuf, or run a kernel with the extension"
 	[ ! -e /sys/fs/bpf/bpfwire/ksock ]; check "api: nothing pinned after the refusals" $? 0
+fi
+# BW_SNDBUF: api.json's ksock_sndbuf (run_guest.sh), bpfwire's sndbuf
+# extension (kernel/patches/sndbuf), which --sndbuf needs.
+if [ "$API" = seed ] && [ "${BW_SNDBUF:-}" = false ]; then
+	out=$("$A" --via ksock --dst 192.0.2.2:7002 --sndbuf 65536 2>&1)
+	check "api: --sndbuf without the sndbuf extension exit status" $? 1
+	check "api: --sndbuf without the sndbuf extension message" "$out" \
+		"bpfwire-agent: --sndbuf needs bpfwire's sndbuf extension (kernel/patches/sndbuf: bpf_ksock_create_opts.sndbuf), which kernel $(uname -r) (the seed ksock API) lacks: drop --sndbuf, or run a kernel with the extension"
+	[ ! -e /sys/fs/bpf/bpfwire/ksock ]; check "api: nothing pinned after the --sndbuf refusal" $? 0
+elif [ "$API" = seed ] && [ "${BW_SNDBUF:-}" = true ]; then
+	"$A" --via ksock --dst 192.0.2.2:7002 --sndbuf 65536 --events open --path-prefix /tmp/bw/ >/dev/null
+	check "api: --sndbuf 65536 with the sndbuf extension: install" $? 0
+	"$A" status --json ksock > /tmp/sndbuf.status
+	check "api: status shows sndbuf 65536" "$(jpath /tmp/sndbuf.status senders.0.sndbuf)" 65536
+	"$A" unload ksock >/dev/null; check "api: --sndbuf sender unloaded" $? 0
+elif [ "$API" = seed ]; then
+	echo "# api: api.json says nothing of ksock_sndbuf: the seed's --sndbuf cases are not run"
 fi
 
 # 3. ksock IPv4 and 4. ksock link-local IPv6 with --bind (upstream: scope

@@ -17,6 +17,8 @@ tagcheck=$(realpath "$6")
 # written by the build beside the bzImage), not its release string, so a
 # reviewed series (release -bpfwire-NAME) is checked as the API it has.
 api=$(jq -r '.ksock // empty' "$(dirname "$bz")/api.json" 2>/dev/null)
+# and whether it has bpfwire's sndbuf extension (true or false; none: unsaid)
+sndbuf=$(jq -r 'if has("ksock_sndbuf") then .ksock_sndbuf else empty end' "$(dirname "$bz")/api.json" 2>/dev/null)
 log=$(mktemp /tmp/bpfwire-guest.XXXXXX)
 root=$(mktemp -d /tmp/bpfwire-guest-root.XXXXXX)
 trap 'rm -f "$log"; rmdir "$root"' EXIT
@@ -24,7 +26,7 @@ status=1
 timeout 1100 "$lab" confine "$root" --keep "$(realpath "$here/../..")" --keep "$(dirname "$(dirname "$agent")")" -- \
 	qemu-system-x86_64 -accel tcg -machine q35 -cpu max -m 512 -smp 2 -nographic -no-reboot \
 	-kernel "$bz" \
-	-append "console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L ro init=$here/guest_senders.sh panic=-1 tsc=reliable BW_AGENT=$agent BW_RECV=$recv BW_TAGCHECK=$tagcheck${api:+ BW_API=$api} ignore_loglevel" \
+	-append "console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L ro init=$here/guest_senders.sh panic=-1 tsc=reliable BW_AGENT=$agent BW_RECV=$recv BW_TAGCHECK=$tagcheck${api:+ BW_API=$api}${sndbuf:+ BW_SNDBUF=$sndbuf} ignore_loglevel" \
 	-fsdev local,id=r,path=$root,readonly=on,security_model=none,multidevs=remap \
 	-device virtio-9p-pci,fsdev=r,mount_tag=/dev/root \
 	-netdev hubport,id=h0,hubid=0 -device virtio-net-pci,netdev=h0,mac=52:54:00:00:00:01 \

@@ -50,6 +50,19 @@ agent seed ksock --bind 192.0.2.10:5555
 t $([ $rc = 0 ] && has "ksock API seed"; echo $?) "ksock --bind on the seed: would install (got $rc)"
 agent upstream ksock --bind 192.0.2.10:5555
 t $([ $rc = 1 ] && has "--bind needs bpf_ksock_bind"; echo $?) "ksock --bind on upstream: exit 1, the option refused (got $rc)"
+# --sndbuf needs bpfwire's sndbuf extension, which the BTF shows (kapi/).
+sndbuf_refused="--sndbuf needs bpfwire's sndbuf extension (kernel/patches/sndbuf: bpf_ksock_create_opts.sndbuf), which BTF $tmp"
+agent seed ksock --sndbuf 65536
+t $([ $rc = 1 ] && has "$sndbuf_refused/seed.btf (the seed ksock API) lacks: drop --sndbuf, or run a kernel with the extension"; echo $?) \
+	"ksock --sndbuf on the posted seed (no sndbuf extension): exit 1, the extension named (got $rc)"
+agent upstream ksock --sndbuf 65536
+t $([ $rc = 1 ] && has "$sndbuf_refused/upstream.btf (the upstream ksock API) lacks"; echo $?) \
+	"ksock --sndbuf on upstream: exit 1, the extension named (got $rc)"
+agent seed-sndbuf ksock --sndbuf 65536
+t $([ $rc = 0 ] && has "ksock API seed: the ksock sender would install"; echo $?) \
+	"ksock --sndbuf on the seed with the sndbuf extension: would install (got $rc)"
+agent seed ksock
+t $([ $rc = 0 ]; echo $?) "ksock without --sndbuf on the posted seed: would install (got $rc)"
 agent connect-flags ringbuf
 t $([ $rc = 0 ]; echo $?) "ringbuf needs no kfunc: exit 0 (got $rc)"
 

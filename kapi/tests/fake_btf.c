@@ -2,28 +2,31 @@
 /*
  * kapi-fake-btf VARIANT OUT: writes raw BTF of a made-up kernel for the
  * tests of the agent (--btf) and the lab (a kernel dir's vmlinux), so that
- * they can show an unknown API without building a kernel. VARIANT: seed,
- * upstream, connect-flags (upstream's connect with a fourth argument),
- * create-12 (upstream with 12-byte create opts), no-ksock, no-netpoll
- * (upstream without netpoll).
+ * they can show an unknown API without building a kernel. VARIANT: seed
+ * (the posted series: 4-byte create opts), seed-sndbuf (with bpfwire's
+ * sndbuf extension: 8 bytes, member sndbuf), upstream, connect-flags
+ * (upstream's connect with a fourth argument), create-12 (upstream with
+ * 12-byte create opts), no-ksock, no-netpoll (upstream without netpoll).
  */
 #include <string.h>
 #include "fake_btf.h"
 
 int main(int argc, char **argv)
 {
-	struct variant v = { 2, 4, false, true, false };
+	struct variant v = { 2, 4, false, true, false, NULL };
 	const void *raw;
 	struct btf *b;
 	__u32 sz;
 	FILE *f;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: kapi-fake-btf seed|upstream|connect-flags|create-12|no-ksock|no-netpoll OUT\n");
+		fprintf(stderr, "usage: kapi-fake-btf seed|seed-sndbuf|upstream|connect-flags|create-12|no-ksock|no-netpoll OUT\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "seed"))
-		v = (struct variant){ 1, 8, false, true, false };
+		v = (struct variant){ 1, 4, false, true, false, NULL };
+	else if (!strcmp(argv[1], "seed-sndbuf"))
+		v = (struct variant){ 1, 8, false, true, false, "sndbuf" };
 	else if (!strcmp(argv[1], "connect-flags"))
 		v.connect_flags = true;
 	else if (!strcmp(argv[1], "create-12"))

@@ -16,10 +16,12 @@
 /* What a variant of the kernel changes. */
 struct variant {
 	int ksock;		/* 0 none, 1 seed, 2 upstream */
-	int create_opts_sz;	/* sizeof(struct bpf_ksock_create_opts) */
+	int create_opts_sz;	/* sizeof(struct bpf_ksock_create_opts): 4 posted; past 4,
+				 * a __u32 at byte 4 named create_opts_tail */
 	bool connect_flags;	/* a v8: connect takes a fourth argument */
 	bool netpoll;
 	bool netpoll_err_uninit; /* netpoll_create's err renamed err__uninit */
+	const char *create_opts_tail;	/* "sndbuf": bpfwire's extension (kernel/patches/sndbuf) */
 };
 
 static int add_proto(struct btf *b, const char *name, int ret, int n, const char *const *pn,
@@ -64,15 +66,32 @@ static int ptr_to_const(struct btf *b, int t)
 	return btf__add_ptr(b, btf__add_const(b, t));
 }
 
+/*
+ * struct bpf_ksock_create_opts as the posted series has it (four __u8),
+ * and past 4 bytes one __u32 named tail (NULL: none named) at byte 4.
+ */
+static int add_create_opts(struct btf *b, int sz, const char *tail, int u8_, int u32_)
+{
+	static const char *const posted[] = { "family", "type", "protocol", "reserved" };
+	int co = btf__add_struct(b, "bpf_ksock_create_opts", sz);
+
+	for (int i = 0; i < 4; i++)
+		btf__add_field(b, posted[i], u8_, i * 8, 0);
+	if (sz >= 8 && tail)
+		btf__add_field(b, tail, u32_, 32, 0);
+	return co;
+}
+
 static struct btf *make_btf(const struct variant *v)
 {
 	struct btf *b = btf__new_empty();
-	int uint, u32_, int_, ks, ksp, np, npp, intp, vcp;
+	int uint, u32_, u8_, int_, ks, ksp, np, npp, intp, vcp;
 
 	uint = btf__add_int(b, "unsigned int", 4, 0);
 	int_ = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
 	btf__add_int(b, "char", 1, BTF_INT_SIGNED);
 	u32_ = btf__add_typedef(b, "u32", btf__add_typedef(b, "__u32", uint));
+	u8_ = btf__add_typedef(b, "__u8", btf__add_int(b, "unsigned char", 1, 0));
 	intp = btf__add_ptr(b, int_);
 	vcp = ptr_to_const(b, 0);
 	/* Unrelated functions with the prefix, as the real kernel has. */
@@ -82,7 +101,7 @@ static struct btf *make_btf(const struct variant *v)
 
 		ks = btf__add_struct(b, "bpf_ksock", 16);
 		ksp = btf__add_ptr(b, ks);
-		co = btf__add_struct(b, "bpf_ksock_create_opts", v->create_opts_sz);
+		co = add_create_opts(b, v->create_opts_sz, v->create_opts_tail, u8_, u32_);
 		FUNC(b, "bpf_ksock_create", ksp, "opts", id(ptr_to_const(b, co)),
 		     "opts__sz", id(u32_), "err__uninit", id(intp));
 		if (v->ksock == 1) {

@@ -31,8 +31,8 @@ static char *print_to_string(const struct kapi *k, const char *family, bool all)
 	return buf;
 }
 
-static void detect(const char *name, const struct variant *v, enum kapi_ksock ks,
-		   enum kapi_netpoll np, struct kapi *k)
+static void detect_sndbuf(const char *name, const struct variant *v, enum kapi_ksock ks,
+			  enum kapi_netpoll np, bool sndbuf, struct kapi *k)
 {
 	struct btf *b = make_btf(v);
 
@@ -41,21 +41,122 @@ static void detect(const char *name, const struct variant *v, enum kapi_ksock ks
 	ASSERT_OK(kapi_detect_btf(b, k), "detect");
 	ASSERT_STREQ(kapi_ksock_name(k->ksock), kapi_ksock_name(ks), "ksock API");
 	ASSERT_STREQ(kapi_netpoll_name(k->netpoll), kapi_netpoll_name(np), "netpoll");
+	ASSERT_EQ(k->ksock_sndbuf, sndbuf, "the sndbuf extension");
 	tap_case_end();
 	btf__free(b);
 }
 
+/* Every case but the sndbuf ones: a kernel without the extension. */
+static void detect(const char *name, const struct variant *v, enum kapi_ksock ks,
+		   enum kapi_netpoll np, struct kapi *k)
+{
+	detect_sndbuf(name, v, ks, np, false, k);
+}
+
+/*
+ * bpfwire-kapi (prog) --btf FILE --json OUT on v's BTF, written raw: its
+ * output and api.json (compact) in *text and *json, or false.
+ */
+static bool run_kapi(const char *prog, const struct variant *v, char **text, char **json)
+{
+	char dir[] = "/tmp/kapi-test-XXXXXX", path[64], cmd[512];
+	struct btf *b = make_btf(v);
+	json_object *doc;
+	const void *raw;
+	bool ok = false;
+	__u32 sz;
+	FILE *f;
+	int st;
+
+	*text = *json = NULL;
+	raw = btf__raw_data(b, &sz);
+	if (!ASSERT_OK_PTR(mkdtemp(dir), "mkdtemp"))
+		goto out;
+	snprintf(path, sizeof(path), "%s/btf", dir);
+	f = fopen(path, "w");
+	if (!ASSERT_OK_PTR(f, "write the BTF"))
+		goto out_rm;
+	fwrite(raw, 1, sz, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s --btf %s --json %s/api.json > %s/out 2>&1", prog, path, dir, dir);
+	st = system(cmd);
+	ASSERT_EQ(WEXITSTATUS(st), 0, "exit status");
+	snprintf(path, sizeof(path), "%s/out", dir);
+	*text = read_file(path, NULL);
+	snprintf(path, sizeof(path), "%s/api.json", dir);
+	doc = json_object_from_file(path);
+	if (doc)
+		*json = strdup(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
+							     JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(doc);
+	ok = ASSERT_OK_PTR(*text, "read its output") && ASSERT_OK_PTR(*json, "api.json written");
+out_rm:
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		ok = false;
+out:
+	btf__free(b);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
-	struct variant seed = { 1, 8, false, true, false }, up = { 2, 4, false, true, false };
+	/* The posted series (seeds 007-011): 4-byte create opts, and bind. */
+	struct variant seed = { 1, 4, false, true, false, NULL }, up = { 2, 4, false, true, false, NULL };
+	/* bpfwire's extension on top (kernel/patches/sndbuf): 8 bytes, sndbuf. */
+	struct variant sndbuf = { 1, 8, false, true, false, "sndbuf" };
 	struct variant v;
 	struct kapi k;
 	char *out;
 
-	detect("seed ksock, netpoll present", &seed, KAPI_KSOCK_SEED, KAPI_NETPOLL_PRESENT, &k);
+	detect("the posted series (4-byte create opts, bind): seed, no sndbuf extension", &seed,
+	       KAPI_KSOCK_SEED, KAPI_NETPOLL_PRESENT, &k);
 	out = print_to_string(&k, "ksock", false);
 	tap_case_begin("seed: nothing differs, so nothing is printed");
 	ASSERT_STREQ(out, "", "print of the differing kfuncs");
+	tap_case_end();
+	free(out);
+
+	detect_sndbuf("the seed with bpfwire's sndbuf (8-byte create opts, member sndbuf): seed, sndbuf extension",
+		      &sndbuf, KAPI_KSOCK_SEED, KAPI_NETPOLL_PRESENT, true, &k);
+	out = print_to_string(&k, "ksock", false);
+	tap_case_begin("seed with sndbuf: nothing differs; --all shows create as the extension has it");
+	ASSERT_STREQ(out, "", "print of the differing kfuncs");
+	free(out);
+	out = print_to_string(&k, "ksock", true);
+	ASSERT_HAS(out, "  bpf_ksock_create:\n"
+		   "    found     struct bpf_ksock *bpf_ksock_create(const struct bpf_ksock_create_opts *opts, u32 opts__sz, int *err__uninit); /* struct bpf_ksock_create_opts: 8 bytes */\n"
+		   "    seed      struct bpf_ksock *bpf_ksock_create(const struct bpf_ksock_create_opts *opts, u32 opts__sz, int *err__uninit); /* struct bpf_ksock_create_opts: 4 bytes */\n"
+		   "    +sndbuf   struct bpf_ksock *bpf_ksock_create(const struct bpf_ksock_create_opts *opts, u32 opts__sz, int *err__uninit); /* struct bpf_ksock_create_opts: 8 bytes */  [same]\n",
+		   "create: found, the posted seed's, the extension's marked same");
+	tap_case_end();
+	free(out);
+
+	v = sndbuf;
+	v.create_opts_tail = "flags";
+	detect("8-byte create opts whose fifth field is not sndbuf: unknown, no sndbuf extension", &v,
+	       KAPI_KSOCK_UNKNOWN, KAPI_NETPOLL_PRESENT, &k);
+	out = print_to_string(&k, "ksock", false);
+	tap_case_begin("unknown: create printed with its 8 bytes beside the seed's 4 and the extension's 8");
+	ASSERT_HAS(out, "    found     struct bpf_ksock *bpf_ksock_create(const struct bpf_ksock_create_opts *opts, u32 opts__sz, int *err__uninit); /* struct bpf_ksock_create_opts: 8 bytes */\n",
+		   "the found size");
+	ASSERT_HAS(out, "    +sndbuf   struct bpf_ksock *bpf_ksock_create(const struct bpf_ksock_create_opts *opts, u32 opts__sz, int *err__uninit); /* struct bpf_ksock_create_opts: 8 bytes */  [the size only: no __u32 sndbuf at byte 4]\n",
+		   "the extension's, its size the same but not its member");
+	ASSERT_TRUE(!strstr(out, "[same]"), "nothing marked same");
+	tap_case_end();
+	free(out);
+
+	v = up;
+	v.create_opts_sz = 8;
+	v.create_opts_tail = "sndbuf";
+	detect_sndbuf("upstream's kfuncs with the sndbuf layout: unknown (the extension is the seed's)",
+		      &v, KAPI_KSOCK_UNKNOWN, KAPI_NETPOLL_PRESENT, true, &k);
+	out = print_to_string(&k, "ksock", false);
+	tap_case_begin("unknown, though each kfunc matches some API: every kfunc printed, not nothing");
+	ASSERT_HAS(out, "  bpf_ksock_create:\n    found     struct bpf_ksock *bpf_ksock_create(const struct bpf_ksock_create_opts *opts, u32 opts__sz, int *err__uninit); /* struct bpf_ksock_create_opts: 8 bytes */\n",
+		   "create, as found");
+	ASSERT_HAS(out, "  bpf_ksock_bind:\n    found     (not in this kernel's BTF)\n", "bind, absent");
+	ASSERT_HAS(out, "  bpf_ksock_send:\n", "and the rest");
 	tap_case_end();
 	free(out);
 
@@ -99,10 +200,10 @@ int main(int argc, char **argv)
 	tap_case_end();
 	free(out);
 
-	v = seed;
-	v.create_opts_sz = 4;
-	detect("the seed's bind with upstream's 4-byte create opts: unknown", &v, KAPI_KSOCK_UNKNOWN,
-	       KAPI_NETPOLL_PRESENT, &k);
+	v = sndbuf;
+	v.create_opts_tail = NULL;
+	detect("the seed's bind with 8-byte create opts and no sndbuf member: unknown", &v,
+	       KAPI_KSOCK_UNKNOWN, KAPI_NETPOLL_PRESENT, &k);
 
 	v = seed;
 	v.ksock = 0;
@@ -111,10 +212,10 @@ int main(int argc, char **argv)
 	v = up;
 	v.netpoll = false;
 	detect("upstream without netpoll", &v, KAPI_KSOCK_UPSTREAM, KAPI_NETPOLL_ABSENT, &k);
-	v = seed;
+	v = sndbuf;
 	v.netpoll_err_uninit = true;
-	detect("netpoll_create's err renamed err__uninit: netpoll unknown", &v, KAPI_KSOCK_SEED,
-	       KAPI_NETPOLL_UNKNOWN, &k);
+	detect_sndbuf("netpoll_create's err renamed err__uninit: netpoll unknown", &v, KAPI_KSOCK_SEED,
+		      KAPI_NETPOLL_UNKNOWN, true, &k);
 	out = print_to_string(&k, "netpoll", false);
 	tap_case_begin("netpoll unknown: create printed beside the expected");
 	ASSERT_HAS(out, "  bpf_netpoll_create:\n    found     struct bpf_netpoll *bpf_netpoll_create(const struct bpf_netpoll_opts *opts, u32 opts__sz, int *err__uninit);",
@@ -127,63 +228,74 @@ int main(int argc, char **argv)
 	/* api.json round trip, and bad documents. */
 	{
 		json_object *doc = kapi_to_json(&k), *bad = json_tokener_parse("{\"ksock\":\"v8\",\"netpoll\":\"present\"}");
+		json_object *old = json_tokener_parse("{\"ksock\":\"seed\",\"netpoll\":\"present\"}");
 		enum kapi_ksock ks = KAPI_KSOCK_ABSENT;
 		enum kapi_netpoll np = KAPI_NETPOLL_ABSENT;
+		bool sb = false;
 		char err[256] = "";
 
 		tap_case_begin("api.json: written and read back; a bad one refused");
-		ASSERT_OK(kapi_from_json(doc, &ks, &np, err, sizeof(err)), "read back");
+		ASSERT_OK(kapi_from_json(doc, &ks, &np, &sb, err, sizeof(err)), "read back");
 		ASSERT_EQ(ks, KAPI_KSOCK_SEED, "ksock");
 		ASSERT_EQ(np, KAPI_NETPOLL_UNKNOWN, "netpoll");
+		ASSERT_EQ(sb, true, "ksock_sndbuf");
 		ASSERT_HAS(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), "\"found\":\"struct bpf_netpoll *bpf_netpoll_create(const struct bpf_netpoll_opts *opts, u32 opts__sz, int *err__uninit);",
 			   "the found prototype in the JSON");
-		ASSERT_EQ(kapi_from_json(bad, &ks, &np, err, sizeof(err)), -EINVAL, "ksock v8 refused");
+		ASSERT_HAS(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN), "\"ksock_sndbuf\":true",
+			   "the extension in the JSON");
+		ASSERT_EQ(kapi_from_json(bad, &ks, &np, NULL, err, sizeof(err)), -EINVAL, "ksock v8 refused");
 		ASSERT_HAS(err, "seed, upstream, unknown or absent", "says what is accepted");
+		ASSERT_OK(kapi_from_json(old, &ks, &np, NULL, err, sizeof(err)),
+			  "without ksock_sndbuf, read when not asked for");
+		ASSERT_EQ(kapi_from_json(old, &ks, &np, &sb, err, sizeof(err)), -EINVAL,
+			  "without ksock_sndbuf, refused when asked for");
+		ASSERT_HAS(err, "need a boolean \"ksock_sndbuf\"", "says what is missing");
 		tap_case_end();
 		json_object_put(doc);
 		json_object_put(bad);
+		json_object_put(old);
 	}
 
-	/* bpfwire-kapi on a raw BTF file of a changed connect. */
+	/* bpfwire-kapi on raw BTF files: a changed connect, the posted series. */
 	if (argc > 1) {
-		char dir[] = "/tmp/kapi-test-XXXXXX", path[64], cmd[512], *text = NULL;
-		const void *raw;
-		__u32 sz;
-		struct btf *b;
-		FILE *f;
-		int st;
+		char *text, *json;
 
 		v = up;
 		v.connect_flags = true;
-		b = make_btf(&v);
-		raw = btf__raw_data(b, &sz);
 		tap_case_begin("bpfwire-kapi --btf FILE --json OUT on a changed connect: exit 0, unknown, both prototypes");
-		if (ASSERT_OK_PTR(mkdtemp(dir), "mkdtemp")) {
-			snprintf(path, sizeof(path), "%s/btf", dir);
-			f = fopen(path, "w");
-			fwrite(raw, 1, sz, f);
-			fclose(f);
-			snprintf(cmd, sizeof(cmd), "%s --btf %s --json %s/api.json > %s/out 2>&1", argv[1], path, dir, dir);
-			st = system(cmd);
-			ASSERT_EQ(WEXITSTATUS(st), 0, "exit status");
-			snprintf(path, sizeof(path), "%s/out", dir);
-			text = read_file(path, NULL);
-			ASSERT_OK_PTR(text, "read its output");
+		if (run_kapi(argv[1], &v, &text, &json)) {
 			ASSERT_HAS(text, ": ksock API unknown, netpoll present\n", "the verdict line");
 			ASSERT_HAS(text, "u32 addr__sz, u32 flags);", "the found prototype");
 			ASSERT_HAS(text, "upstream  int bpf_ksock_connect(struct bpf_ksock *ks, const union bpf_ksock_addr *addr, u32 addr__sz);", "the expected");
-			free(text);
-			text = NULL;
-			snprintf(path, sizeof(path), "%s/api.json", dir);
-			text = read_file(path, NULL);
-			ASSERT_OK_PTR(text, "api.json written");
-			ASSERT_HAS(text, "\"ksock\":\"unknown\"", "api.json says unknown");
-			free(text);
-			snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-			system(cmd);
+			ASSERT_TRUE(!strstr(text, "sndbuf extension"), "no sndbuf line: not the seed");
+			ASSERT_HAS(json, "\"ksock\":\"unknown\"", "api.json says unknown");
 		}
 		tap_case_end();
-		btf__free(b);
+		free(text);
+		free(json);
+
+		tap_case_begin("bpfwire-kapi on the posted series: seed, the sndbuf extension absent");
+		if (run_kapi(argv[1], &seed, &text, &json)) {
+			ASSERT_HAS(text, ": ksock API seed, netpoll present\n"
+				   "  sndbuf extension (kernel/patches/sndbuf): absent, bpf_ksock_create_opts is the posted series' 4 bytes\n",
+				   "the verdict and the extension");
+			ASSERT_HAS(json, "\"ksock\":\"seed\"", "api.json says seed");
+			ASSERT_HAS(json, "\"ksock_sndbuf\":false", "api.json: no extension");
+		}
+		tap_case_end();
+		free(text);
+		free(json);
+
+		tap_case_begin("bpfwire-kapi on the seed with sndbuf: seed, the sndbuf extension present");
+		if (run_kapi(argv[1], &sndbuf, &text, &json)) {
+			ASSERT_HAS(text, ": ksock API seed, netpoll present\n"
+				   "  sndbuf extension (kernel/patches/sndbuf): present, bpf_ksock_create_opts is 8 bytes with sndbuf\n",
+				   "the verdict and the extension");
+			ASSERT_HAS(json, "\"ksock_sndbuf\":true", "api.json: the extension");
+		}
+		tap_case_end();
+		free(text);
+		free(json);
 	}
 	return tap_done();
 }

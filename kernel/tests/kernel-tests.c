@@ -97,6 +97,7 @@ static int read_api(void)
 	if (tap_opts.list_only && !btf_file) {
 		/* Listing on the host: every case, as on a known API. */
 		kt_api.ksock = KAPI_KSOCK_SEED;
+		kt_api.ksock_sndbuf = true;
 		kt_api.netpoll = KAPI_NETPOLL_PRESENT;
 		return 0;
 	}
@@ -106,6 +107,9 @@ static int read_api(void)
 	}
 	printf("# kernel API (from %s): ksock %s, netpoll %s\n", kt_api.source,
 	       kapi_ksock_name(kt_api.ksock), kapi_netpoll_name(kt_api.netpoll));
+	if (kt_api.ksock == KAPI_KSOCK_SEED)
+		printf("# bpfwire's sndbuf extension (kernel/patches/sndbuf): %s\n",
+		       kt_api.ksock_sndbuf ? "present" : "absent, its cases SKIP");
 	if (kt_api.ksock == KAPI_KSOCK_UNKNOWN) {
 		printf("# ksock API unknown: its kfuncs that match neither known API, as found beside the seed's and upstream's:\n");
 		kapi_print_family(stdout, &kt_api, "ksock", false, "#   ");

@@ -7,8 +7,8 @@
  *    net.core.bpf_ksock_max refuses one more with -ENOSPC);
  *  - sendmsg_send: a send from lsm.s/socket_sendmsg (the seed runs it and
  *    the nested send gets -EBUSY; upstream refuses it at load).
- * create's opts go with opts__sz 4, the layout before the seed's sndbuf,
- * which both APIs take (the seed's 8, upstream's exactly 4).
+ * create's opts go with opts__sz 4, the posted layout, which both APIs
+ * take (and the seed with bpfwire's sndbuf extension too).
  */
 #include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
 #include <bpf/bpf_tracing.h>

@@ -9,7 +9,12 @@
 #include <bpf/bpf_tracing.h>
 #include "kt_bpf.h"
 
-/* PASS_V0: opts__sz 4, the layout before sndbuf; PASS_SZ6: inside sndbuf */
+/*
+ * PASS_OPTS: create_opts_sz, the kernel's own size (user space sets it
+ * before load from BTF: 8 with bpfwire's sndbuf extension, else the posted
+ * 4); PASS_SHORT and PASS_LONG: one less or more. PASS_V0: 4, the posted
+ * layout; PASS_SZ6: inside the extension's sndbuf.
+ */
 enum { PASS_OPTS = 0, PASS_NULL = 1, PASS_SHORT = 2, PASS_LONG = 3,
        PASS_V0 = 4, PASS_SZ6 = 5 };
 enum { OP_BIND = 0, OP_CONNECT = 1 };
@@ -17,11 +22,12 @@ enum { OP_BIND = 0, OP_CONNECT = 1 };
 #define BIG_LEN 65544	/* > IP_MAX_MTU (65535) */
 
 /* create_probe */
-struct bpf_ksock_create_opts create_opts = {};
+const volatile __u32 create_opts_sz = 4;
+struct bpfwire_ksock_create_opts create_opts = {};
 int create_pass = PASS_OPTS;
 int create_err = 1;
 int created;
-/* what the created socket ended up with (patch 0004) */
+/* what the created socket ended up with (the sndbuf extension) */
 int created_sndbuf = -1;
 int created_userlocks = -1;
 
@@ -70,16 +76,16 @@ int create_probe(void *ctx)
 	if (create_pass == PASS_NULL)
 		ks = bpf_ksock_create(NULL, 0, &err);
 	else if (create_pass == PASS_SHORT)
-		ks = bpf_ksock_create(&create_opts, sizeof(create_opts) - 1, &err);
+		ks = bpf_ksock_create((void *)&create_opts, create_opts_sz - 1, &err);
 	else if (create_pass == PASS_LONG) {
 		__builtin_memcpy(big, &create_opts, sizeof(create_opts));
-		ks = bpf_ksock_create((void *)big, sizeof(create_opts) + 1, &err);
+		ks = bpf_ksock_create((void *)big, create_opts_sz + 1, &err);
 	} else if (create_pass == PASS_V0)
-		ks = bpf_ksock_create(&create_opts, 4, &err);
+		ks = bpf_ksock_create((void *)&create_opts, 4, &err);
 	else if (create_pass == PASS_SZ6)
-		ks = bpf_ksock_create(&create_opts, 6, &err);
+		ks = bpf_ksock_create((void *)&create_opts, 6, &err);
 	else
-		ks = bpf_ksock_create(&create_opts, sizeof(create_opts), &err);
+		ks = bpf_ksock_create((void *)&create_opts, create_opts_sz, &err);
 
 	create_err = err;
 	if (ks) {
@@ -92,10 +98,11 @@ int create_probe(void *ctx)
 	return 0;
 }
 
+/* sndbuf: only on a kernel with the extension (create_opts_sz 8). */
 static __always_inline struct bpf_ksock *make_sock(__u8 family, __u32 sndbuf,
 						    int *err)
 {
-	struct bpf_ksock_create_opts o = {
+	struct bpfwire_ksock_create_opts o = {
 		.family = family,
 		.type = SOCK_DGRAM,
 		.protocol = IPPROTO_UDP,
@@ -103,7 +110,7 @@ static __always_inline struct bpf_ksock *make_sock(__u8 family, __u32 sndbuf,
 	};
 
 	*err = 0;
-	return bpf_ksock_create(&o, sizeof(o), err);
+	return bpf_ksock_create((void *)&o, create_opts_sz, err);
 }
 
 SEC("syscall")

@@ -6,7 +6,7 @@
  * - socket_post_create counted for target_pid: a create refused for
  *   CAP_NET_ADMIN must not have made a socket (fix 0008);
  * - socket_setsockopt(SOL_SOCKET, SO_SNDBUFFORCE) refused: the sndbuf of
- *   bpf_ksock_create passes the LSM (fix 0008);
+ *   bpf_ksock_create (the sndbuf extension) passes the LSM (fix 0008);
  * - hold_one test-run from another SYSCALL program through bpf_sys_bpf(),
  *   which 6.12 refuses (issue 33's premise for fix 0008);
  * - lsm.s/socket_bind sends through the map's ksock: the main case of the
@@ -64,11 +64,15 @@ struct hold_args {
 	__u32 sndbuf;
 };
 
-/* Creates an AF_INET UDP ksock into held[slot]; returns 0 or -errno. */
+/*
+ * Creates an AF_INET UDP ksock into held[slot]; returns 0 or -errno. The
+ * posted 4-byte opts, or with a sndbuf the extension's 8 (user space asks
+ * for one only on a kernel that has it).
+ */
 SEC("syscall")
 int hold_one(struct hold_args *args)
 {
-	struct bpf_ksock_create_opts o = {
+	struct bpfwire_ksock_create_opts o = {
 		.family = AF_INET,
 		.type = SOCK_DGRAM,
 		.protocol = IPPROTO_UDP,
@@ -82,7 +86,8 @@ int hold_one(struct hold_args *args)
 	v = bpf_map_lookup_elem(&held, &slot);
 	if (!v)
 		return -ENOENT;
-	ks = bpf_ksock_create(&o, sizeof(o), &err);
+	ks = bpf_ksock_create((void *)&o, o.sndbuf ? BPFWIRE_KSOCK_CREATE_OPTS_SZ_SNDBUF :
+			      BPFWIRE_KSOCK_CREATE_OPTS_SZ_V0, &err);
 	if (!ks)
 		return err;
 	old = bpf_kptr_xchg(&v->ctx, ks);

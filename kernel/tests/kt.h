@@ -96,6 +96,7 @@ enum kt_need {
 	KT_NEED_UPSTREAM,	/* upstream's */
 	KT_NEED_KSOCK,		/* either known ksock API */
 	KT_NEED_NETPOLL,	/* netpoll present */
+	KT_NEED_SNDBUF,		/* the seed's, with bpfwire's sndbuf extension */
 };
 /*
  * true when the kernel has what a test needs. Else the test's one line,
@@ -107,6 +108,14 @@ bool kt_needs(enum kt_need need, const char *name);
 static inline bool kt_upstream(void)
 {
 	return kt_api.ksock == KAPI_KSOCK_UPSTREAM;
+}
+/*
+ * opts__sz of the kernel's struct bpf_ksock_create_opts, as its create
+ * checks it: 8 with bpfwire's sndbuf extension, else the posted 4.
+ */
+static inline __u32 kt_create_opts_sz(void)
+{
+	return kt_api.ksock_sndbuf ? BPF_KSOCK_CREATE_OPTS_SZ_SNDBUF : BPF_KSOCK_CREATE_OPTS_SZ_V0;
 }
 /* A case no test can reach here: "ok N - NAME # SKIP WHY". */
 void kt_skip(const char *name, const char *why);

@@ -130,8 +130,10 @@ static const char *kt_lacks(enum kt_need need)
 		return "no ksock kfuncs in this kernel's BTF (ksock API absent)";
 	if (ks && kt_api.ksock == KAPI_KSOCK_UNKNOWN)
 		return "ksock API unknown: a bpf_ksock_* prototype matches neither seed nor upstream (see the prototypes at the top)";
-	if (need == KT_NEED_SEED && kt_api.ksock != KAPI_KSOCK_SEED)
+	if ((need == KT_NEED_SEED || need == KT_NEED_SNDBUF) && kt_api.ksock != KAPI_KSOCK_SEED)
 		return "not applicable on upstream";
+	if (need == KT_NEED_SNDBUF && !kt_api.ksock_sndbuf)
+		return "kernel lacks bpfwire's sndbuf extension (kernel/patches/sndbuf)";
 	if (need == KT_NEED_UPSTREAM && kt_api.ksock != KAPI_KSOCK_UPSTREAM)
 		return "not applicable on seed";
 	if (need == KT_NEED_NETPOLL && kt_api.netpoll == KAPI_NETPOLL_ABSENT)

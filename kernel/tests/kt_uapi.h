@@ -23,16 +23,22 @@ struct bpf_netpoll_opts {
 	__u8 remote_ip6[16];
 };
 
-struct bpf_ksock_create_opts {
+/*
+ * The posted series' create opts (4 bytes) with bpfwire's sndbuf extension
+ * (kernel/patches/sndbuf) after them, as bpf/kfuncs.h has it: a probe
+ * passes opts__sz 4 (the posted struct, every kernel) or 8 (the extension,
+ * only on a kernel whose BTF has it: kt_api.ksock_sndbuf).
+ */
+struct bpfwire_ksock_create_opts {
 	__u8 family;
 	__u8 type;
 	__u8 protocol;
 	__u8 reserved;
-	__u32 sndbuf;	/* patch 0004 */
+	__u32 sndbuf;	/* kernel/patches/sndbuf */
 };
 
-/* opts__sz of the layout before sndbuf (patch 0004) */
-#define BPF_KSOCK_CREATE_OPTS_SZ_V0 4
+#define BPF_KSOCK_CREATE_OPTS_SZ_V0 4		/* the posted struct */
+#define BPF_KSOCK_CREATE_OPTS_SZ_SNDBUF 8	/* with the sndbuf extension */
 
 struct bpf_ksock_addr_opts {
 	__u8 family;

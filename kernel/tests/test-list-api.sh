@@ -5,7 +5,8 @@
 # on a ksock API bpfwire does not know every ksock case is # SKIP with the
 # reason and the prototype found is printed beside the expected ones; the
 # netpoll and API-independent cases still run; without netpoll the netpoll
-# cases are # SKIP. A run (no -l) refuses --btf: it reads the running kernel
+# cases are # SKIP; on the posted series only the cases of bpfwire's sndbuf
+# extension are # SKIP. A run (no -l) refuses --btf: it reads the running kernel
 # (checked as nobody: nothing here ever runs a case on the host).
 # usage: test-list-api.sh KERNEL-TESTS KAPI-FAKE-BTF [VMLINUX]
 . "$(dirname "$0")/../../lab/tests/tap.sh"
@@ -44,6 +45,31 @@ t $? "  and the upstream ksock cases run"
 
 list no-ksock
 t $([ "$(grep -c '# SKIP no ksock kfuncs' "$tmp/no-ksock.list")" -gt 10 ]; echo $?) "no ksock at all: the ksock cases are SKIP, saying so"
+
+# The posted series (seed, 4-byte create opts): the seed's cases run, and
+# only those of bpfwire's sndbuf extension SKIP, each with the reason.
+reason_sndbuf="# SKIP kernel lacks bpfwire's sndbuf extension (kernel/patches/sndbuf)"
+sndbuf_cases() { grep -e '^ksock_create: .*sndbuf' -e '^ksock_send: .*sndbuf' "$1" | grep -v '^ksock_create: sndbuf (kernel/patches/sndbuf) and'; }
+list seed
+f=$tmp/seed.list
+grep -q "^# kernel API (from .*): ksock seed, netpoll present$" "$f" &&
+	grep -q "^# bpfwire's sndbuf extension (kernel/patches/sndbuf): absent, its cases SKIP$" "$f"
+t $? "the posted series: ksock seed, the sndbuf extension absent"
+n_sb=$(sndbuf_cases "$f" | wc -l)
+n_sbskip=$(sndbuf_cases "$f" | grep -c -F "$reason_sndbuf")
+echo "# $n_sbskip of $n_sb sndbuf cases SKIP with the reason"
+t $([ "$n_sb" -ge 14 ] && [ "$n_sbskip" = "$n_sb" ]; echo $?) "  every sndbuf case is SKIP, with the reason ($n_sbskip of $n_sb)"
+t $([ "$(grep -c -F "$reason_sndbuf" "$f")" = "$n_sb" ]; echo $?) "  and no other case"
+grep -q -x "ksock_create: AF_INET UDP (control) -> ok" "$f" && grep -q -x "ksock_create: opts__sz 6 -> EINVAL" "$f" &&
+	grep -q -x "ksock_basic" "$f" &&
+	grep -q -x "bpf_sys_bpf(BPF_PROG_TEST_RUN) from a SYSCALL program -> EINVAL, so no ksock_create runs with current->bpf_ctx set" "$f"
+t $? "  the seed's other cases run (the controls, opts__sz 6, ksock_basic, the nested test run)"
+t $([ "$(grep -c '# SKIP ksock API unknown' "$f")" = 0 ]; echo $?) "  no case SKIP for an unknown API"
+
+list seed-sndbuf
+f=$tmp/seed-sndbuf.list
+n_sb=$(sndbuf_cases "$f" | grep -vc "# SKIP")
+t $([ "$n_sb" -ge 14 ] && ! grep -q -F "$reason_sndbuf" "$f"; echo $?) "the seed with the sndbuf extension: its $n_sb sndbuf cases run"
 
 if [ -n "$vmlinux" ] && [ -f "$vmlinux" ]; then
 	"$kt" -l --btf "$vmlinux" >"$tmp/real.list"

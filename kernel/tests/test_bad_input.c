@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Bad input, one case each with its exact errno: ksock_create, ksock_bind,
- * ksock_connect and ksock_send (with patch 0004's sndbuf), bpf_ksock_max=0,
- * and netpoll_create (and its CAP_NET_ADMIN check). User space fills the
- * opts in the probes' .bss and reads the errno back.
+ * ksock_connect and ksock_send (with bpfwire's sndbuf extension when the
+ * kernel has it, else those cases SKIP), bpf_ksock_max=0, and
+ * netpoll_create (and its CAP_NET_ADMIN check). User space fills the opts
+ * in the probes' .bss and reads the errno back.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -30,40 +31,42 @@
 struct create_case {
 	const char *name;
 	__u8 family, type, protocol, reserved;
-	int pass;
+	int pass;		/* PASS_OPTS: the kernel's size (kt_create_opts_sz()) */
 	int expected;
-	__u32 sndbuf;		/* patch 0004 */
+	__u32 sndbuf;		/* the sndbuf extension (kernel/patches/sndbuf) */
 	int want_sndbuf;	/* > 0: exact, with SOCK_SNDBUF_LOCK */
 	bool no_net_admin;	/* run the probe in a child without CAP_NET_ADMIN */
+	bool ext;		/* a case of the sndbuf extension: SKIP without it */
 };
 
 static const struct create_case create_cases[] = {
-	{ "ksock_create: AF_INET UDP (control) -> ok", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 0, SNDBUF_DEFAULT, false },
-	{ "ksock_create: AF_INET6 protocol 0 (control) -> ok", AF_INET6, SOCK_DGRAM, 0, 0, PASS_OPTS, 0, 0, SNDBUF_DEFAULT, false },
-	{ "ksock_create: opts NULL -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_NULL, -EINVAL, 0, SNDBUF_ANY, false },
-	{ "ksock_create: opts__sz too short -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_SHORT, -EINVAL, 0, SNDBUF_ANY, false },
-	{ "ksock_create: opts__sz too long -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_LONG, -EINVAL, 0, SNDBUF_ANY, false },
-	{ "ksock_create: reserved=1 -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 1, PASS_OPTS, -EINVAL, 0, SNDBUF_ANY, false },
-	{ "ksock_create: family AF_UNIX -> EAFNOSUPPORT", AF_UNIX, SOCK_DGRAM, 0, 0, PASS_OPTS, -EAFNOSUPPORT, 0, SNDBUF_ANY, false },
-	{ "ksock_create: family AF_PACKET -> EAFNOSUPPORT", AF_PACKET, SOCK_DGRAM, 0, 0, PASS_OPTS, -EAFNOSUPPORT, 0, SNDBUF_ANY, false },
-	{ "ksock_create: family 0 -> EAFNOSUPPORT", 0, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, -EAFNOSUPPORT, 0, SNDBUF_ANY, false },
-	{ "ksock_create: type SOCK_STREAM -> EPROTONOSUPPORT", AF_INET, SOCK_STREAM, IPPROTO_UDP, 0, PASS_OPTS, -EPROTONOSUPPORT, 0, SNDBUF_ANY, false },
-	{ "ksock_create: type SOCK_RAW -> EPROTONOSUPPORT", AF_INET6, SOCK_RAW, IPPROTO_UDP, 0, PASS_OPTS, -EPROTONOSUPPORT, 0, SNDBUF_ANY, false },
-	{ "ksock_create: protocol TCP -> EPROTONOSUPPORT", AF_INET, SOCK_DGRAM, IPPROTO_TCP, 0, PASS_OPTS, -EPROTONOSUPPORT, 0, SNDBUF_ANY, false },
-	{ "ksock_create: protocol ICMP -> EPROTONOSUPPORT", AF_INET, SOCK_DGRAM, IPPROTO_ICMP, 0, PASS_OPTS, -EPROTONOSUPPORT, 0, SNDBUF_ANY, false },
-	/* patch 0004: sndbuf. A V0 caller's sndbuf bytes are never read, so
-	 * an out-of-range value there must still give the default buffer. */
-	{ "ksock_create: opts__sz 4 (layout before sndbuf) -> ok, default sndbuf", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_V0, 0, 0xffffffff, SNDBUF_DEFAULT, false },
-	{ "ksock_create: opts__sz 6 -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_SZ6, -EINVAL, 65536, SNDBUF_ANY, false },
-	{ "ksock_create: sndbuf 0 -> ok, default sndbuf", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 0, SNDBUF_DEFAULT, false },
-	{ "ksock_create: sndbuf 65536 -> ok, sk_sndbuf 131072", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 65536, 131072, false },
-	{ "ksock_create: AF_INET6 sndbuf 65536 -> ok, sk_sndbuf 131072", AF_INET6, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 65536, 131072, false },
-	{ "ksock_create: sndbuf 8M (over wmem_max, forced) -> ok, sk_sndbuf 16M", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 8 << 20, 16 << 20, false },
-	{ "ksock_create: sndbuf INT_MAX/2 -> ok, sk_sndbuf INT_MAX-1", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 0x3fffffff, 0x7ffffffe, false },
-	{ "ksock_create: sndbuf INT_MAX/2+1 -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, -EINVAL, 0x40000000, SNDBUF_ANY, false },
-	{ "ksock_create: sndbuf 0xffffffff -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, -EINVAL, 0xffffffff, SNDBUF_ANY, false },
-	{ "ksock_create: sndbuf 65536 without CAP_NET_ADMIN -> EPERM", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, -EPERM, 65536, SNDBUF_ANY, true },
-	{ "ksock_create: sndbuf 0 without CAP_NET_ADMIN (control) -> ok", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 0, SNDBUF_DEFAULT, true },
+	{ "ksock_create: AF_INET UDP (control) -> ok", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 0, SNDBUF_DEFAULT, false, false },
+	{ "ksock_create: AF_INET6 protocol 0 (control) -> ok", AF_INET6, SOCK_DGRAM, 0, 0, PASS_OPTS, 0, 0, SNDBUF_DEFAULT, false, false },
+	{ "ksock_create: opts NULL -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_NULL, -EINVAL, 0, SNDBUF_ANY, false, false },
+	{ "ksock_create: opts__sz too short -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_SHORT, -EINVAL, 0, SNDBUF_ANY, false, false },
+	{ "ksock_create: opts__sz too long -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_LONG, -EINVAL, 0, SNDBUF_ANY, false, false },
+	{ "ksock_create: reserved=1 -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 1, PASS_OPTS, -EINVAL, 0, SNDBUF_ANY, false, false },
+	{ "ksock_create: family AF_UNIX -> EAFNOSUPPORT", AF_UNIX, SOCK_DGRAM, 0, 0, PASS_OPTS, -EAFNOSUPPORT, 0, SNDBUF_ANY, false, false },
+	{ "ksock_create: family AF_PACKET -> EAFNOSUPPORT", AF_PACKET, SOCK_DGRAM, 0, 0, PASS_OPTS, -EAFNOSUPPORT, 0, SNDBUF_ANY, false, false },
+	{ "ksock_create: family 0 -> EAFNOSUPPORT", 0, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, -EAFNOSUPPORT, 0, SNDBUF_ANY, false, false },
+	{ "ksock_create: type SOCK_STREAM -> EPROTONOSUPPORT", AF_INET, SOCK_STREAM, IPPROTO_UDP, 0, PASS_OPTS, -EPROTONOSUPPORT, 0, SNDBUF_ANY, false, false },
+	{ "ksock_create: type SOCK_RAW -> EPROTONOSUPPORT", AF_INET6, SOCK_RAW, IPPROTO_UDP, 0, PASS_OPTS, -EPROTONOSUPPORT, 0, SNDBUF_ANY, false, false },
+	{ "ksock_create: protocol TCP -> EPROTONOSUPPORT", AF_INET, SOCK_DGRAM, IPPROTO_TCP, 0, PASS_OPTS, -EPROTONOSUPPORT, 0, SNDBUF_ANY, false, false },
+	{ "ksock_create: protocol ICMP -> EPROTONOSUPPORT", AF_INET, SOCK_DGRAM, IPPROTO_ICMP, 0, PASS_OPTS, -EPROTONOSUPPORT, 0, SNDBUF_ANY, false, false },
+	/* The sndbuf extension. A caller of the posted 4 bytes has its sndbuf
+	 * bytes never read, so an out-of-range value there must still give the
+	 * default buffer. opts__sz 6 is refused with or without it. */
+	{ "ksock_create: opts__sz 4 (layout before sndbuf) -> ok, default sndbuf", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_V0, 0, 0xffffffff, SNDBUF_DEFAULT, false, true },
+	{ "ksock_create: opts__sz 6 -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_SZ6, -EINVAL, 65536, SNDBUF_ANY, false, false },
+	{ "ksock_create: sndbuf 0 -> ok, default sndbuf", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 0, SNDBUF_DEFAULT, false, true },
+	{ "ksock_create: sndbuf 65536 -> ok, sk_sndbuf 131072", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 65536, 131072, false, true },
+	{ "ksock_create: AF_INET6 sndbuf 65536 -> ok, sk_sndbuf 131072", AF_INET6, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 65536, 131072, false, true },
+	{ "ksock_create: sndbuf 8M (over wmem_max, forced) -> ok, sk_sndbuf 16M", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 8 << 20, 16 << 20, false, true },
+	{ "ksock_create: sndbuf INT_MAX/2 -> ok, sk_sndbuf INT_MAX-1", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 0x3fffffff, 0x7ffffffe, false, true },
+	{ "ksock_create: sndbuf INT_MAX/2+1 -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, -EINVAL, 0x40000000, SNDBUF_ANY, false, true },
+	{ "ksock_create: sndbuf 0xffffffff -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, -EINVAL, 0xffffffff, SNDBUF_ANY, false, true },
+	{ "ksock_create: sndbuf 65536 without CAP_NET_ADMIN -> EPERM", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, -EPERM, 65536, SNDBUF_ANY, true, true },
+	{ "ksock_create: sndbuf 0 without CAP_NET_ADMIN (control) -> ok", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, PASS_OPTS, 0, 0, SNDBUF_DEFAULT, true, true },
 };
 
 enum { OP_BIND = 0, OP_CONNECT = 1 };
@@ -122,7 +125,7 @@ struct send_case {
 	__u32 len;
 	int expected;	/* 0: the byte count */
 	const char *dst;	/* NULL: 127.0.0.1 (lo) */
-	__u32 sndbuf;
+	__u32 sndbuf;		/* non-zero: a case of the sndbuf extension, SKIP without it */
 	int udp_calls;		/* udp_sendmsg() calls: -1 not checked */
 	int no_connect;		/* send on an unconnected socket */
 };
@@ -131,7 +134,8 @@ struct send_case {
  * Over dummy0 (MTU 1500) a 30000-byte datagram is built as ~21 fragments
  * before any leaves, and ip_append_data refuses a fragment once they pass
  * 2 * sk_sndbuf: deterministic, so it shows that the send path uses the
- * size 0004 set (sndbuf 1 is raised to SOCK_MIN_SNDBUF, about 4.6 kB).
+ * size the sndbuf extension set (sndbuf 1 is raised to SOCK_MIN_SNDBUF,
+ * about 4.6 kB).
  */
 static const struct send_case send_cases[] = {
 	{ "ksock_send: 1000 bytes (control) -> 1000", 1000, 0, NULL, 0, 1, 0 },
@@ -177,12 +181,27 @@ static bool ksock_input_env(struct netns *ns)
 	       !sh(IP " link set dummy0 up");
 }
 
+/* ksock_input, its create_opts_sz the kernel's (the sndbuf extension's 8, or 4). */
+static struct ksock_input *ksock_input_open(void)
+{
+	struct ksock_input *skel = ksock_input__open();
+
+	if (!skel)
+		return NULL;
+	skel->rodata->create_opts_sz = kt_create_opts_sz();
+	if (ksock_input__load(skel)) {
+		ksock_input__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
 static bool ksock_input_ready(void)
 {
 	int env;
 
 	if (!ki.env) {
-		ki.skel = ksock_input__open_and_load();
+		ki.skel = ksock_input_open();
 		if (ki.skel) {
 			ki.skel->bss->probe_pid = getpid();
 			ki.skel->links.count_udp_sendmsg =
@@ -304,6 +323,8 @@ KT_TEST(50, test_ksock_input)
 		return;
 
 	for (i = 0; i < ARRAY_SIZE(create_cases); i++) {
+		if (create_cases[i].ext && !kt_needs(KT_NEED_SNDBUF, create_cases[i].name))
+			continue;
 		if (!tap_case_begin(create_cases[i].name))
 			continue;
 		if (ksock_input_ready())
@@ -318,6 +339,8 @@ KT_TEST(50, test_ksock_input)
 		tap_case_end();
 	}
 	for (i = 0; i < ARRAY_SIZE(send_cases); i++) {
+		if (send_cases[i].sndbuf && !kt_needs(KT_NEED_SNDBUF, send_cases[i].name))
+			continue;
 		if (!tap_case_begin(send_cases[i].name))
 			continue;
 		if (ksock_input_ready())
@@ -347,7 +370,7 @@ KT_TEST(51, test_ksock_max_zero)
 
 	if (!tap_case_begin("ksock_create: bpf_ksock_max=0 -> ENOSPC"))
 		return;
-	skel = ksock_input__open_and_load();
+	skel = ksock_input_open();
 	if (!ASSERT_OK_PTR(skel, "skel open_and_load"))
 		goto out;
 	old_max = sysctl_read_int(KSOCK_MAX_SYSCTL);
