@@ -94,6 +94,21 @@ static void section_overview(xmlNodePtr body, struct run_summary *r)
 	head_row(t, "accel", js_str(j, "accel"));
 	snprintf(buf, sizeof(buf), "%d", (int)js_num(j, "splats"));
 	head_row(t, "console splats", buf);
+	/* teardown's SysRq proof, per guest: a console not proven live is no evidence */
+	{
+		json_object *cons = js_arr(j, "consoles");
+
+		for (size_t i = 0; cons && i < json_object_array_length(cons); i++) {
+			json_object *c = json_object_array_get_idx(cons, i);
+			char row[96], val[512];
+			bool live = !strcmp(js_str(c, "proof"), "live");
+
+			snprintf(row, sizeof(row), "console %.64s", js_str(c, "host"));
+			snprintf(val, sizeof(val), "%s: %s", live ? "proven live" : js_str(c, "proof"),
+				 js_str(c, "why"));
+			head_row(t, row, val);
+		}
+	}
 }
 
 /* "series": {"base", "patches": [{"subject"}...], "mbox_sha256"} when the run recorded one. */

@@ -633,6 +633,16 @@ int lab_down(struct lab_run *r, bool quiet)
 	int splats = 0, ret = 0;
 	FILE *f;
 
+	/*
+	 * While the QEMUs live: SysRq h proves each console live. A run that
+	 * had already failed (up, the reaper) is spared the wait.
+	 */
+	if (strcmp(r->status, "failed")) {
+		lab_prove_consoles(r);
+	} else {
+		for (int h = 0; h < r->nguests; h++)
+			r->guests[h].console_proof = LAB_CONSOLE_SKIPPED;
+	}
 	/* first the remote hosts: their tcpdumps flush through ssh, their VXLANs go */
 	if (remote_down(r))
 		ret = LAB_FAIL;
@@ -670,6 +680,7 @@ int lab_down(struct lab_run *r, bool quiet)
 	}
 	/* after the QEMUs ended: the whole console, up to the guest's last word */
 	if (r->results[0]) {
+		lab_console_gaps(r);
 		char *text = NULL;
 		size_t len = 0;
 		FILE *mf = open_memstream(&text, &len);
@@ -700,6 +711,10 @@ int lab_down(struct lab_run *r, bool quiet)
 		rm_rf(r->statedir);
 	}
 	guard_release(r, 'D');
+	for (int h = 0; !quiet && h < r->nguests; h++)
+		if (r->guests[h].console_proof == LAB_CONSOLE_LIVE)
+			printf("%s: console proven live: %s\n", r->guests[h].name,
+			       r->guests[h].console_why);
 	if (!quiet)
 		printf("run %s down%s%s\n", r->id,
 		       splats ? ": kernel splats (or a console with no evidence) found, see " : "",

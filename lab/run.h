@@ -43,6 +43,19 @@ struct lab_nic {
 	char mac[18];
 };
 
+/*
+ * A console with no splat proves nothing if guest root removed it. At
+ * teardown each guest gets SysRq h, whose banner must reach its console.
+ * UNCHECKED (no proof taken) and NO_EVIDENCE count as findings of the
+ * scan; SKIPPED is a run that had already failed (up failed, the reaper).
+ */
+enum lab_console_proof {
+	LAB_CONSOLE_UNCHECKED = 0,
+	LAB_CONSOLE_LIVE,
+	LAB_CONSOLE_NO_EVIDENCE,
+	LAB_CONSOLE_SKIPPED,
+};
+
 struct lab_guest {
 	char name[TOPO_NAME_MAX + 1];
 	char dir[PATH_MAX];	/* RESULTS/hosts/NAME, the guest's writable share */
@@ -53,6 +66,9 @@ struct lab_guest {
 	long rss_kib;
 	int nnics;
 	struct lab_nic nics[TOPO_MAX_NICS];
+	/* Teardown's proof that the console was live (sysrq.c); not saved. */
+	enum lab_console_proof console_proof;
+	char console_why[256];
 };
 
 struct lab_segment {
@@ -178,8 +194,9 @@ int lab_capture_start(struct lab_run *r, const char *segment);
 void lab_status(struct lab_run *r, FILE *f);
 /*
  * Scan every started guest's whole console for splats; quote them to f.
- * Returns how many, plus one per console that is missing, empty or
- * unreadable (no evidence is not a clean run).
+ * Returns how many, plus one per console that is missing, empty,
+ * unreadable, or not proven live at teardown (lab_prove_consoles,
+ * lab_console_gaps): no evidence is not a clean run.
  */
 int lab_scan_splats(const struct lab_run *r, FILE *f);
 /*
@@ -188,6 +205,23 @@ int lab_scan_splats(const struct lab_run *r, FILE *f);
  * the CPUs' stacks. host NULL: every guest. sysrq.c.
  */
 void lab_sysrq_dump(const struct lab_run *r, const char *host, const char *why);
+/*
+ * Teardown's console proof, before any QEMU is killed: SysRq h on every
+ * started guest through QMP, then up to LAB_PROOF_WAIT_S for its banner
+ * (LAB_PROOF_BANNER) to reach the console file, which only the host
+ * writes. Sets each guest's console_proof and console_why. sysrq.c.
+ */
+#define LAB_PROOF_BANNER "sysrq: HELP : "
+#define LAB_PROOF_WAIT_S 10
+void lab_prove_consoles(struct lab_run *r);
+/*
+ * After the QEMUs ended (or right after the proof, for a run left up): a
+ * live console that says "console [ttyS0] enabled" more than once was
+ * removed and registered again, so it is no evidence after all. splat.c.
+ */
+void lab_console_gaps(struct lab_run *r);
+/* "live", "no evidence", "unchecked" or "skipped". */
+const char *lab_console_proof_name(enum lab_console_proof p);
 int lab_shell(struct lab_run *r, const char *host);
 /* Run ids that have a state dir, and bpfwire-* netns without one. */
 int lab_list(FILE *f);

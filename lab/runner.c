@@ -187,6 +187,30 @@ static void print_reports(FILE *f, json_object *reports)
 	}
 }
 
+/*
+ * Each started guest's console proof (lab_prove_consoles): "live", or "no
+ * evidence" with the reason; the scan counted every one not live.
+ */
+static json_object *consoles_json(const struct lab_run *lab)
+{
+	json_object *a = json_object_new_array();
+
+	for (int h = 0; lab && h < lab->nguests; h++) {
+		const struct lab_guest *g = &lab->guests[h];
+		json_object *c;
+
+		if (g->pid <= 0)
+			continue;
+		c = json_object_new_object();
+		json_object_object_add(c, "host", json_object_new_string(g->name));
+		json_object_object_add(c, "proof", json_object_new_string(
+			lab_console_proof_name(g->console_proof)));
+		json_object_object_add(c, "why", json_object_new_string(g->console_why));
+		json_object_array_add(a, c);
+	}
+	return a;
+}
+
 void runner_write_summary(struct runner *rn, const char *verdict, const char *reason,
 			  int splats, const char *splat_text)
 {
@@ -231,6 +255,7 @@ void runner_write_summary(struct runner *rn, const char *verdict, const char *re
 	/* the pages' date, which a copy of the run keeps */
 	json_object_object_add(root, "finished_unix", json_object_new_int64((int64_t)time(NULL)));
 	json_object_object_add(root, "splats", json_object_new_int(splats));
+	json_object_object_add(root, "consoles", consoles_json(rn->lab));
 	json_object_object_add(root, "splat_text", json_object_new_string(splat_text ? splat_text : ""));
 	json_object_object_add(root, "steps", json_object_get(rn->steps));
 	json_object_object_add(root, "reports", json_object_get(rn->reports));
@@ -282,6 +307,20 @@ void runner_write_summary(struct runner *rn, const char *verdict, const char *re
 		fprintf(f, "reports:\n");
 		print_reports(f, rn->reports);
 		/* splat_scan escaped the consoles' lines it quotes */
+		for (int h = 0; rn->lab && h < rn->lab->nguests; h++) {
+			const struct lab_guest *g = &rn->lab->guests[h];
+
+			if (g->pid <= 0)
+				continue;
+			fprintf(f, "console %s: %s", g->name,
+				g->console_proof == LAB_CONSOLE_LIVE ? "proven live" :
+				lab_console_proof_name(g->console_proof));
+			if (g->console_why[0]) {
+				fputs(": ", f);
+				esc_fputs(f, g->console_why, 0);
+			}
+			fputc('\n', f);
+		}
 		fprintf(f, "console splats: %d\n%s", splats, splat_text ? splat_text : "");
 		fclose(f);
 	}
@@ -590,17 +629,34 @@ static int finish_lab(struct runner *rn, const struct runner_opts *o, int failed
 	int down = 0;
 	FILE *mf;
 
-	if (o->keep && !lab_interrupted)
+	if (o->keep && !lab_interrupted) {
+		/* the guests stay up: their consoles are proven now, as lab_down would */
+		lab_prove_consoles(rn->lab);
+		lab_console_gaps(rn->lab);
 		printf("lab left up (--keep): bpfwire-lab status %s; bpfwire-lab down %s\n",
 		       rn->lab->id, rn->lab->id);
-	else
+	} else {
 		down = lab_down(rn->lab, false);
+	}
 	mf = open_memstream(splat_text, &splat_len);
 	*splats = lab_scan_splats(rn->lab, mf ? mf : stderr);
 	if (mf)
 		fclose(mf);
 	if (*splats > 0) {
-		if (!failed)
+		char unproven[256] = "";
+
+		for (int h = 0; h < rn->lab->nguests; h++) {
+			const struct lab_guest *g = &rn->lab->guests[h];
+			size_t n = strlen(unproven);
+
+			if (g->pid > 0 && (g->console_proof == LAB_CONSOLE_UNCHECKED ||
+					   g->console_proof == LAB_CONSOLE_NO_EVIDENCE))
+				snprintf(unproven + n, sizeof(unproven) - n, "%s%s", n ? ", " : "", g->name);
+		}
+		if (!failed && unproven[0])
+			snprintf(reason, rlen, "no evidence: the console of %s was not proven live at "
+				 "teardown; %d finding(s) quoted under 'console splats'", unproven, *splats);
+		else if (!failed)
 			snprintf(reason, rlen, "%d kernel splat(s) or console(s) with no evidence, "
 				 "quoted under 'console splats'", *splats);
 		failed = LAB_FAIL;

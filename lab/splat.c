@@ -4,10 +4,12 @@
  * tail after a failure. A console is evidence, so it lives in RUN/consoles/,
  * outside every share a guest can write.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "errnames.h"
@@ -85,13 +87,21 @@ static int scan_console(const struct lab_run *r, const struct lab_guest *g, FILE
 {
 	char path[PATH_MAX + 32], label[PATH_MAX + 64], *text;
 	size_t len = 0;
-	int found;
+	int found, found_proof = 0;
 
 	if (lab_console_path(r, g, path, sizeof(path))) {
 		if (f)
 			fprintf(f, "%s: the console path is too long: no evidence, counted as a splat\n",
 				g->name);
 		return 1;
+	}
+	/* a clean console proves nothing unless it was live at teardown */
+	if (g->console_proof == LAB_CONSOLE_UNCHECKED || g->console_proof == LAB_CONSOLE_NO_EVIDENCE) {
+		if (f)
+			fprintf(f, "%s (%s): console not proven live: %s: no evidence, counted as a splat\n",
+				g->name, path, g->console_proof == LAB_CONSOLE_UNCHECKED ?
+				"no SysRq proof was taken" : g->console_why);
+		found_proof = 1;
 	}
 	text = read_file_max(path, &len, LAB_DATA_MAX);
 	if (!text || !len) {
@@ -100,7 +110,7 @@ static int scan_console(const struct lab_run *r, const struct lab_guest *g, FILE
 				path, text ? "empty" : errno == EFBIG ? "over the 32 MiB cap, not read" :
 				errno_str(errno));
 		free(text);
-		return 1;
+		return 1 + found_proof;
 	}
 	snprintf(label, sizeof(label), "%s (%s)", g->name, path);
 	/* All len bytes, NULs included: a truncated console starts with NULs. */
@@ -113,7 +123,7 @@ static int scan_console(const struct lab_run *r, const struct lab_guest *g, FILE
 				"it is lost: counted as a splat\n", g->name, path);
 		found++;
 	}
-	return found;
+	return found + found_proof;
 }
 
 int lab_scan_splats(const struct lab_run *r, FILE *f)
@@ -127,4 +137,43 @@ int lab_scan_splats(const struct lab_run *r, FILE *f)
 		found += scan_console(r, &r->guests[g], f);
 	}
 	return found + remote_scan_splats(r, f);
+}
+
+/*
+ * ttyS0 is registered once at boot. Guest root can unregister it (its
+ * sysfs "console" file, or unbinding the 8250 driver), let the kernel warn
+ * into the ring buffer only, read /proc/kmsg so that nothing is replayed,
+ * and register it again before teardown's SysRq proof. Each registration
+ * prints this line on the console itself: a second one is a gap.
+ */
+#define CONSOLE_ENABLED "console [ttyS0] enabled"
+
+void lab_console_gaps(struct lab_run *r)
+{
+	size_t n = strlen(CONSOLE_ENABLED);
+
+	for (int h = 0; h < r->nguests; h++) {
+		struct lab_guest *g = &r->guests[h];
+		char path[PATH_MAX + 32], *text;
+		const char *p, *hit;
+		size_t len = 0;
+		int seen = 0;
+
+		if (g->pid <= 0 || g->console_proof != LAB_CONSOLE_LIVE ||
+		    lab_console_path(r, g, path, sizeof(path)))
+			continue;
+		text = read_file_max(path, &len, LAB_DATA_MAX);
+		if (!text)
+			continue;	/* the scan says why it is no evidence */
+		for (p = text; (hit = memmem(p, len - (size_t)(p - text), CONSOLE_ENABLED, n));
+		     p = hit + n)
+			seen++;
+		free(text);
+		if (seen > 1) {
+			g->console_proof = LAB_CONSOLE_NO_EVIDENCE;
+			snprintf(g->console_why, sizeof(g->console_why),
+				 "\"%s\" %d times: the console was removed and registered again, what "
+				 "the kernel said meanwhile may be lost", CONSOLE_ENABLED, seen);
+		}
+	}
 }

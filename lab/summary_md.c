@@ -147,6 +147,21 @@ int summary_md_write(const char *dir, char *err, size_t errlen)
 	}
 	failed_steps(f, js_arr(j, "steps"));
 	fprintf(f, "\nConsole splats: %d\n", (int)js_num(j, "splats"));
+	{
+		json_object *cons = js_arr(j, "consoles");
+
+		for (size_t i = 0; cons && i < json_object_array_length(cons); i++) {
+			json_object *c = json_object_array_get_idx(cons, i);
+
+			fputs("\nConsole ", f);
+			md_text(f, js_str(c, "host"));
+			fputs(": ", f);
+			md_text(f, !strcmp(js_str(c, "proof"), "live") ? "proven live" : js_str(c, "proof"));
+			fputs(", ", f);
+			md_text(f, js_str(c, "why"));
+			fputc('\n', f);
+		}
+	}
 	if (js_str(j, "splat_text")[0]) {
 		fputc('\n', f);
 		md_fence(f, js_str(j, "splat_text"));

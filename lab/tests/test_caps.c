@@ -3,7 +3,8 @@
  * Guest-sized data has a cap (issue 32 item 10), each case what a guest
  * would do: a console filled to QEMU's cap or past it, a stage.failed of
  * 256 MiB (sparse: no disk used), and QEMU's own files, which stop at the
- * cap without QEMU being killed.
+ * cap without QEMU being killed. A clean console counts only if teardown
+ * proved it live, and only if ttyS0 was registered once.
  *
  * usage: test_caps [-f FILTER]
  */
@@ -98,6 +99,32 @@ static void case_console(struct lab_run *r, const char *name, off_t size, const 
 	tap_case_end();
 }
 
+/* A live console that ttyS0 was registered on twice is a gap: no evidence. */
+static void case_gap(struct lab_run *r)
+{
+	char path[PATH_MAX + 32], out[65536];
+
+	if (!tap_case_begin("a clean console with two ttyS0 registrations is a gap, no evidence"))
+		return;
+	snprintf(path, sizeof(path), "%s/consoles/g.log", r->results);
+	if (ASSERT_OK(make_file(path, "[    0.4] printk: legacy console [ttyS0] enabled\n", 4096,
+				"login: done\n"), "console made")) {
+		lab_console_gaps(r);
+		ASSERT_EQ(scan(r, out, sizeof(out)), 0, "findings with one registration");
+		ASSERT_EQ((int)r->guests[0].console_proof, LAB_CONSOLE_LIVE, "still live");
+		ASSERT_OK(make_file(path, "[    0.4] printk: legacy console [ttyS0] enabled\n"
+				    "[   12.0] printk: legacy console [ttyS0] enabled\n", 4096,
+				    "login: done\n"), "console made again");
+		lab_console_gaps(r);
+		ASSERT_EQ(scan(r, out, sizeof(out)), 1, "findings with two");
+		ASSERT_HAS(out, "registered again", "the reason");
+		unlink(path);
+	}
+	r->guests[0].console_proof = LAB_CONSOLE_LIVE;
+	r->guests[0].console_why[0] = '\0';
+	tap_case_end();
+}
+
 /* QEMU's child setup, then head writing 100000 bytes past the cap. */
 static void case_qemu_files(void)
 {
@@ -152,6 +179,7 @@ int main(int argc, char **argv)
 	snprintf(r->guests[0].name, sizeof(r->guests[0].name), "g");
 	snprintf(r->guests[0].dir, sizeof(r->guests[0].dir), "%s/hosts-g", tmp);
 	r->guests[0].pid = 1;	/* it ran: its console is evidence */
+	r->guests[0].console_proof = LAB_CONSOLE_LIVE;	/* as if teardown's SysRq h was seen */
 	snprintf(dir, sizeof(dir), "%s/consoles", tmp);
 	mkdir(dir, 0755);
 	mkdir(r->guests[0].dir, 0755);
@@ -166,6 +194,19 @@ int main(int argc, char **argv)
 	case_console(r, "a console over the cap is not read, counted as a splat",
 		     (off_t)LAB_DATA_MAX + 4096, "Linux version\n", 1, "over the 32 MiB cap", NULL);
 	case_qemu_files();
+	/* teardown's proof (lab_prove_consoles): a clean console proves nothing without it */
+	case_gap(r);
+	r->guests[0].console_proof = LAB_CONSOLE_UNCHECKED;
+	case_console(r, "a clean console never proven live is no evidence", 4096,
+		     "[    0.4] printk: legacy console [ttyS0] enabled\n", 1,
+		     "no SysRq proof was taken", NULL);
+	r->guests[0].console_proof = LAB_CONSOLE_NO_EVIDENCE;
+	snprintf(r->guests[0].console_why, sizeof(r->guests[0].console_why), "no banner in 10 s");
+	case_console(r, "a clean console whose SysRq banner never came is no evidence", 4096,
+		     "Linux version\n", 1, "console not proven live: no banner in 10 s", NULL);
+	r->guests[0].console_proof = LAB_CONSOLE_SKIPPED;
+	case_console(r, "a run that had already failed is not waited for", 4096, "Linux version\n",
+		     0, "", NULL);
 
 	rmdir(r->guests[0].dir);
 	rmdir(dir);
