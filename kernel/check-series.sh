@@ -1,6 +1,7 @@
 #!/bin/bash
 # TAP: every series applies to the pristine linux-source-6.12 tree: the
-# seed series, the fixes on top of it (-Dkernel_fixes false and true), and
+# seed series, the fixes and then bpfwire's sndbuf extension on top of it
+# (-Dkernel_fixes false and true), and
 # the upstream series on its own (-Dkernel_series=upstream), each followed
 # by the lab's harness and crypto series, without a kernel build. Uses the tree
 # build.sh has unpacked (a git repo tagged pristine), on a scratch index:
@@ -19,7 +20,7 @@
 # series (DIR, the netpoll series rebased) then the harness and crypto
 # series, and no comparison of flavours.
 #
-#   check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]
+#   check-series.sh SRC SEED_DIR FIXES_DIR SNDBUF_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]
 #   check-series.sh --only SRC DIR HARNESS_DIR CRYPTO_DIR TARBALL
 set -u
 only=false
@@ -28,9 +29,10 @@ if [ "${1:-}" = --only ]; then
 	only=true
 	src=$2 seed=$(realpath "$3") harness=$(realpath "$4") crypto=$(realpath "$5") tarball=$6
 else
-	[ $# -eq 6 ] || [ $# -eq 7 ] || { echo "Bail out! usage: check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]"; exit 1; }
-	src=$1 seed=$(realpath "$2") fixes=$(realpath "$3") upstream=$(realpath "$4") harness=$(realpath "$5") crypto=$(realpath "$6")
-	tarball=${7:-/usr/src/linux-source-6.12.tar.xz}
+	[ $# -eq 7 ] || [ $# -eq 8 ] || { echo "Bail out! usage: check-series.sh SRC SEED_DIR FIXES_DIR SNDBUF_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]"; exit 1; }
+	src=$1 seed=$(realpath "$2") fixes=$(realpath "$3") sndbuf=$(realpath "$4") upstream=$(realpath "$5")
+	harness=$(realpath "$6") crypto=$(realpath "$7")
+	tarball=${8:-/usr/src/linux-source-6.12.tar.xz}
 fi
 . "$(dirname "$(realpath "$0")")/source-version.sh"
 if ! git -C "$src" rev-parse -q --verify pristine >/dev/null 2>&1; then
@@ -51,7 +53,7 @@ names() { grep -v '^\s*\(#\|$\)' "$1/series"; }
 if [ "$only" = true ]; then
 	echo "1..$(( $(names "$seed" | wc -l) + $(names "$harness" | wc -l) + $(names "$crypto" | wc -l) ))"
 fi
-[ "$only" = true ] || total=$(( $(names "$seed" | wc -l) + $(names "$fixes" | wc -l) + $(names "$upstream" | wc -l) + 2 * $(names "$harness" | wc -l) + 2 * $(names "$crypto" | wc -l) ))
+[ "$only" = true ] || total=$(( $(names "$seed" | wc -l) + $(names "$fixes" | wc -l) + $(names "$sndbuf" | wc -l) + $(names "$upstream" | wc -l) + 2 * $(names "$harness" | wc -l) + 2 * $(names "$crypto" | wc -l) ))
 [ "$only" = true ] || echo "1..$((total + 1))"
 n=0 fail=0
 # apply WHAT DIR: each patch of DIR/series onto the scratch index, in order.
@@ -77,6 +79,7 @@ if [ "$only" = true ]; then
 fi
 apply seed "$seed"
 apply fix "$fixes"
+apply sndbuf "$sndbuf"
 apply harness "$harness"
 apply crypto "$crypto"
 seed_tree=$(git -C "$src" write-tree)

@@ -3,7 +3,8 @@
 # -Dkernel_version: what meson and build.sh make of it, without
 # building a kernel. meson setup into scratch directories (seconds each):
 #  - the default is 6.12 as before: its tarball, kernel/lab.config and
-#    debug.config, patches/series, no --kernel-version;
+#    debug.config, patches/series and fixes, then patches/sndbuf ahead of
+#    the harness, no --kernel-version; -Dkernel_fixes=false has no sndbuf;
 #  - 7.3 with the seed series (the default) is refused, naming
 #    -Dkernel_series=upstream;
 #  - 7.3 upstream takes linux-source-7.3's tarball, configs/7.3/,
@@ -33,11 +34,13 @@ tap_tmpdir
 k=$root/kernel
 
 # setup NAME OPTIONS...: meson setup into $tmp/NAME, its output in
-# $tmp/NAME.log; the kernel target's command in $tmp/NAME.cmd.
+# $tmp/NAME.log; the kernel target's command in $tmp/NAME.cmd, its
+# inputs (the patches among them) in $tmp/NAME.in.
 setup() {
 	local name=$1
 	shift
 	meson setup "$tmp/$name" "$root" "$@" >"$tmp/$name.log" 2>&1 || return 1
+	grep -m1 '^build kernel/bzImage ' "$tmp/$name/build.ninja" >"$tmp/$name.in"
 	# Paths meson made relative to the build directory, made absolute.
 	local w
 	for w in $(grep -m1 -A3 '^build kernel/bzImage ' "$tmp/$name/build.ninja" | sed -n 's/^ COMMAND = //p'); do
@@ -53,9 +56,17 @@ if [ -f /usr/src/linux-source-6.12.tar.xz ]; then
 	t "$(has d.cmd "--source /usr/src/linux-source-6.12.tar.xz" &&
 		has d.cmd "--fragment $k/lab.config --fragment $k/debug.config" &&
 		has d.cmd "--patches $k/patches --fixes $k/patches/fixes" &&
+		has d.cmd "--series $k/patches/sndbuf --series $k/patches/harness --series $k/patches/crypto" &&
 		hasnt d.cmd "--kernel-version" && hasnt d.cmd "configs/" && echo 0)" \
-		"default: linux-source-6.12's tarball, kernel/lab.config and debug.config, the seed series, no --kernel-version"
+		"default: linux-source-6.12's tarball, kernel/lab.config and debug.config, the seed series and fixes, then sndbuf, harness, crypto, no --kernel-version"
+	setup alone -Dkernel_fixes=false
+	t "$(has alone.cmd "--patches $k/patches" && has alone.cmd "--localversion -seed" &&
+		has alone.cmd "--series $k/patches/harness --series $k/patches/crypto" &&
+		hasnt alone.cmd "--fixes" && hasnt alone.cmd "patches/sndbuf" &&
+		has alone.in "0003-bpf-Add-ksock-kfuncs.patch" && hasnt alone.in "size-the-send-buffer" && echo 0)" \
+		"6.12 seeds alone (-Dkernel_fixes=false): the posted series' port only, no fixes and no sndbuf extension"
 else
+	t 0 "# SKIP /usr/src/linux-source-6.12.tar.xz is missing"
 	t 0 "# SKIP /usr/src/linux-source-6.12.tar.xz is missing"
 fi
 
