@@ -120,7 +120,7 @@ static __always_inline void bpfwire_count_sent(struct bpfwire_stats *s, int ret,
  * path). t_hook: the hook's entry, where the benchmark measures
  * hook-to-wire from.
  */
-static __always_inline int bpfwire_event(__u8 *buf, __u8 type, struct path *path,
+static __always_inline int bpfwire_event(__u8 *buf, __u8 type, const struct path *path,
 					 __u64 t_hook, void *enc)
 {
 	struct bpfwire_key *key_val;
@@ -137,7 +137,8 @@ static __always_inline int bpfwire_event(__u8 *buf, __u8 type, struct path *path
 		return 0;
 
 	__builtin_memset(buf, 0, BPFWIRE_SIGN_BUF);
-	ret = bpf_d_path(path, (char *)buf + OFF_PATH, BPFWIRE_PATH_MAX);
+	/* 7.x's file->f_path is const; the helper's declaration is not. */
+	ret = bpf_d_path((struct path *)path, (char *)buf + OFF_PATH, BPFWIRE_PATH_MAX);
 	if (ret <= 0 || ret > BPFWIRE_PATH_MAX) {
 		/* A path we cannot read can only be filtered when no prefix is set. */
 		if (cfg.prefix_len == 0) {
@@ -213,7 +214,7 @@ static __always_inline int bpfwire_event(__u8 *buf, __u8 type, struct path *path
 }
 
 /* The datagram on the stack: every sender but an encrypting one. */
-static __noinline int bpfwire_event_stack(__u8 type, struct path *path, __u64 t_hook)
+static __noinline int bpfwire_event_stack(__u8 type, const struct path *path, __u64 t_hook)
 {
 	__u8 buf[BPFWIRE_SIGN_BUF] __attribute__((aligned(8)));
 
@@ -226,7 +227,7 @@ static __noinline int bpfwire_event_stack(__u8 type, struct path *path, __u64 t_
  * function is a subprog of its own, so neither's frame adds to the other.
  */
 #ifndef BPFWIRE_NO_ENCRYPT
-static __noinline int bpfwire_event_enc(__u8 type, struct path *path, __u64 t_hook)
+static __noinline int bpfwire_event_enc(__u8 type, const struct path *path, __u64 t_hook)
 {
 	struct bpfwire_enc_task *t = bpfwire_enc_task_get();
 	struct bpfwire_stats *s;
@@ -244,7 +245,7 @@ static __noinline int bpfwire_event_enc(__u8 type, struct path *path, __u64 t_ho
 }
 #endif
 
-static __always_inline void bpfwire_hook(__u8 type, struct path *path)
+static __always_inline void bpfwire_hook(__u8 type, const struct path *path)
 {
 	__u64 t_hook = bpf_ktime_get_ns();
 

@@ -136,7 +136,8 @@ for f in $progs; do
 	"$clang" -g -Wall -Werror -D__TARGET_ARCH_x86 -mlittle-endian \
 		-I"$osel/progs" -I"$out/gen" -I"$inc" -I"$tsel" -I"$tsel/progs" \
 		-I"$src/tools/include/uapi" -Wno-compare-distinct-pointer-types \
-		-DENABLE_ATOMICS_TESTS $sysinc -O2 --target=bpf -mcpu=v3 \
+		-DENABLE_ATOMICS_TESTS -fms-extensions -Wno-microsoft-anon-tag \
+		$sysinc -O2 --target=bpf -mcpu=v3 \
 		-c "$out/overlay/$f" -o "$out/obj/$b.bpf.o"
 	"$bpftool" gen object "$out/obj/$b.linked.o" "$out/obj/$b.bpf.o"
 	"$bpftool" gen skeleton "$out/obj/$b.linked.o" name "$b" >"$out/obj/$b.skel.h"
