@@ -21,7 +21,7 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$here/patches" "$work/patches"
-build() { bash "$here/build.sh" --out "$out" --patches "$work/patches" --fixes "$work/patches/fixes" --fragment "$here/lab.config" >"$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }; }
+build() { bash "$here/build.sh" --out "$out" --patches "$work/patches" --fixes "$work/patches/fixes" --series "$work/patches/sndbuf" --fragment "$here/lab.config" >"$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }; }
 timed() { local s e; s=$(date +%s.%N); build; e=$(date +%s.%N); echo "$e - $s" | bc; }
 
 rm -rf "$out"

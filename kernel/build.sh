@@ -53,7 +53,8 @@ plus the patch series.
   does: each commit keeps the mail's author, date and message.
 --netpoll: with --user-patches, whether the --netpoll-series DIR goes on
   top: auto (when the tree then lacks net/core/bpf_netpoll.c), true, false.
---series DIR: applied last, in order (the lab harness's own patches).
+--series DIR: applied last, in order (bpfwire's own sndbuf extension in
+  the seed flavour, then the lab harness's and crypto patches).
 --localversion appends SUFFIX to the release (-seed, -up, -NAME) without
   touching the config. Fragments are merged in order over allnoconfig and
   kvm_guest.config; every symbol's last setting is checked after

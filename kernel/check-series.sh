@@ -1,6 +1,7 @@
 #!/bin/bash
 # TAP: every series applies to the pristine linux-source-6.12 tree: the
-# seed series, the fixes on top of it (-Dkernel_fixes false and true), and
+# seed series, the fixes and then bpfwire's sndbuf extension on top of it
+# (-Dkernel_fixes false and true), and
 # the upstream series on its own (-Dkernel_series=upstream), each followed
 # by the lab's harness and crypto series, without a kernel build. Uses the tree
 # build.sh has unpacked (a git repo tagged pristine), on a scratch index:
@@ -15,22 +16,29 @@
 # lists it. A patch that does not apply is reported as build.sh reports it
 # (source-version.sh): version, patch file, hunks, what to do.
 #
-# --only (Linux 7.x, -Dkernel_version): the tree has one flavour, so one
-# series (DIR, the netpoll series rebased) then the harness and crypto
-# series, and no comparison of flavours.
+# --only (Linux 7.x, -Dkernel_version): the tree has one flavour, so its
+# series in order (each DIR/series: on 7.3 the netpoll series rebased,
+# on 7.2 the seed series, its fixes and sndbuf), then the harness and
+# crypto series, and no comparison of flavours.
 #
-#   check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]
-#   check-series.sh --only SRC DIR HARNESS_DIR CRYPTO_DIR TARBALL
+#   check-series.sh SRC SEED_DIR FIXES_DIR SNDBUF_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]
+#   check-series.sh --only SRC DIR... HARNESS_DIR CRYPTO_DIR TARBALL
 set -u
 only=false
 if [ "${1:-}" = --only ]; then
-	[ $# -eq 6 ] || { echo "Bail out! usage: check-series.sh --only SRC DIR HARNESS_DIR CRYPTO_DIR TARBALL"; exit 1; }
+	[ $# -ge 6 ] || { echo "Bail out! usage: check-series.sh --only SRC DIR... HARNESS_DIR CRYPTO_DIR TARBALL"; exit 1; }
 	only=true
-	src=$2 seed=$(realpath "$3") harness=$(realpath "$4") crypto=$(realpath "$5") tarball=$6
+	shift
+	src=$1
+	shift
+	dirs=()
+	while [ $# -gt 3 ]; do dirs+=("$(realpath "$1")"); shift; done
+	harness=$(realpath "$1") crypto=$(realpath "$2") tarball=$3
 else
-	[ $# -eq 6 ] || [ $# -eq 7 ] || { echo "Bail out! usage: check-series.sh SRC SEED_DIR FIXES_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]"; exit 1; }
-	src=$1 seed=$(realpath "$2") fixes=$(realpath "$3") upstream=$(realpath "$4") harness=$(realpath "$5") crypto=$(realpath "$6")
-	tarball=${7:-/usr/src/linux-source-6.12.tar.xz}
+	[ $# -eq 7 ] || [ $# -eq 8 ] || { echo "Bail out! usage: check-series.sh SRC SEED_DIR FIXES_DIR SNDBUF_DIR UPSTREAM_DIR HARNESS_DIR CRYPTO_DIR [TARBALL]"; exit 1; }
+	src=$1 seed=$(realpath "$2") fixes=$(realpath "$3") sndbuf=$(realpath "$4") upstream=$(realpath "$5")
+	harness=$(realpath "$6") crypto=$(realpath "$7")
+	tarball=${8:-/usr/src/linux-source-6.12.tar.xz}
 fi
 . "$(dirname "$(realpath "$0")")/source-version.sh"
 if ! git -C "$src" rev-parse -q --verify pristine >/dev/null 2>&1; then
@@ -49,9 +57,11 @@ pristine() {
 
 names() { grep -v '^\s*\(#\|$\)' "$1/series"; }
 if [ "$only" = true ]; then
-	echo "1..$(( $(names "$seed" | wc -l) + $(names "$harness" | wc -l) + $(names "$crypto" | wc -l) ))"
+	total=0
+	for d in "${dirs[@]}"; do total=$((total + $(names "$d" | wc -l))); done
+	echo "1..$(( total + $(names "$harness" | wc -l) + $(names "$crypto" | wc -l) ))"
 fi
-[ "$only" = true ] || total=$(( $(names "$seed" | wc -l) + $(names "$fixes" | wc -l) + $(names "$upstream" | wc -l) + 2 * $(names "$harness" | wc -l) + 2 * $(names "$crypto" | wc -l) ))
+[ "$only" = true ] || total=$(( $(names "$seed" | wc -l) + $(names "$fixes" | wc -l) + $(names "$sndbuf" | wc -l) + $(names "$upstream" | wc -l) + 2 * $(names "$harness" | wc -l) + 2 * $(names "$crypto" | wc -l) ))
 [ "$only" = true ] || echo "1..$((total + 1))"
 n=0 fail=0
 # apply WHAT DIR: each patch of DIR/series onto the scratch index, in order.
@@ -70,13 +80,15 @@ apply() {
 }
 pristine
 if [ "$only" = true ]; then
-	apply "$(basename "$seed")" "$seed"
+	# Named by the path under patches/: 7.2, 7.2/fixes, 7.3/netpoll.
+	for d in "${dirs[@]}"; do apply "$(basename "$(dirname "$d")")/$(basename "$d")" "$d"; done
 	apply harness "$harness"
 	apply crypto "$crypto"
 	exit $fail
 fi
 apply seed "$seed"
 apply fix "$fixes"
+apply sndbuf "$sndbuf"
 apply harness "$harness"
 apply crypto "$crypto"
 seed_tree=$(git -C "$src" write-tree)

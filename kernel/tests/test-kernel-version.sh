@@ -3,9 +3,16 @@
 # -Dkernel_version: what meson and build.sh make of it, without
 # building a kernel. meson setup into scratch directories (seconds each):
 #  - the default is 6.12 as before: its tarball, kernel/lab.config and
-#    debug.config, patches/series, no --kernel-version;
+#    debug.config, patches/series and fixes, then patches/sndbuf ahead of
+#    the harness, no --kernel-version; -Dkernel_fixes=false has no sndbuf;
 #  - 7.3 with the seed series (the default) is refused, naming
-#    -Dkernel_series=upstream;
+#    -Dkernel_series=upstream; 7.2 with -Dkernel_series=upstream is
+#    refused, naming 7.3 (7.2 has no merged ksock);
+#  - 7.2 (the seed flavour) takes linux-source-7.2's tarball,
+#    configs/7.2/, patches/7.2 with its fixes, then 7.2's sndbuf ahead
+#    of harness and crypto, --kernel-version 7.2, and checks those series
+#    with check-series.sh --only; -Dkernel_fixes=false has only
+#    patches/7.2;
 #  - 7.3 upstream takes linux-source-7.3's tarball, configs/7.3/,
 #    patches/7.3/netpoll and --kernel-version 7.3, and checks its series
 #    with check-series.sh --only; -Dkernel_source still overrides the
@@ -33,11 +40,13 @@ tap_tmpdir
 k=$root/kernel
 
 # setup NAME OPTIONS...: meson setup into $tmp/NAME, its output in
-# $tmp/NAME.log; the kernel target's command in $tmp/NAME.cmd.
+# $tmp/NAME.log; the kernel target's command in $tmp/NAME.cmd, its
+# inputs (the patches among them) in $tmp/NAME.in.
 setup() {
 	local name=$1
 	shift
 	meson setup "$tmp/$name" "$root" "$@" >"$tmp/$name.log" 2>&1 || return 1
+	grep -m1 '^build kernel/bzImage ' "$tmp/$name/build.ninja" >"$tmp/$name.in"
 	# Paths meson made relative to the build directory, made absolute.
 	local w
 	for w in $(grep -m1 -A3 '^build kernel/bzImage ' "$tmp/$name/build.ninja" | sed -n 's/^ COMMAND = //p'); do
@@ -53,16 +62,51 @@ if [ -f /usr/src/linux-source-6.12.tar.xz ]; then
 	t "$(has d.cmd "--source /usr/src/linux-source-6.12.tar.xz" &&
 		has d.cmd "--fragment $k/lab.config --fragment $k/debug.config" &&
 		has d.cmd "--patches $k/patches --fixes $k/patches/fixes" &&
+		has d.cmd "--series $k/patches/sndbuf --series $k/patches/harness --series $k/patches/crypto" &&
 		hasnt d.cmd "--kernel-version" && hasnt d.cmd "configs/" && echo 0)" \
-		"default: linux-source-6.12's tarball, kernel/lab.config and debug.config, the seed series, no --kernel-version"
+		"default: linux-source-6.12's tarball, kernel/lab.config and debug.config, the seed series and fixes, then sndbuf, harness, crypto, no --kernel-version"
+	setup alone -Dkernel_fixes=false
+	t "$(has alone.cmd "--patches $k/patches" && has alone.cmd "--localversion -seed" &&
+		has alone.cmd "--series $k/patches/harness --series $k/patches/crypto" &&
+		hasnt alone.cmd "--fixes" && hasnt alone.cmd "patches/sndbuf" &&
+		has alone.in "0003-bpf-Add-ksock-kfuncs.patch" && hasnt alone.in "size-the-send-buffer" && echo 0)" \
+		"6.12 seeds alone (-Dkernel_fixes=false): the posted series' port only, no fixes and no sndbuf extension"
 else
+	t 0 "# SKIP /usr/src/linux-source-6.12.tar.xz is missing"
 	t 0 "# SKIP /usr/src/linux-source-6.12.tar.xz is missing"
 fi
 
 ! setup seed73 -Dkernel_version=7.3 &&
-	has seed73.log "-Dkernel_version=7.3 builds only -Dkernel_series=upstream for now" &&
-	has seed73.log "Configure with -Dkernel_version=7.3 -Dkernel_series=upstream"
-t $? "7.3 with the seed series: refused, the message names -Dkernel_series=upstream"
+	has seed73.log "-Dkernel_version=7.3 builds only -Dkernel_series=upstream: Linux 7.3 has the ksock API as merged" &&
+	has seed73.log "Configure with -Dkernel_version=7.3 -Dkernel_series=upstream, or -Dkernel_version=7.2 or 6.12 for the seed series"
+t $? "7.3 with the seed series: refused, the message names -Dkernel_series=upstream and the seed's versions"
+
+! setup up72 -Dkernel_version=7.2 -Dkernel_series=upstream &&
+	has up72.log "-Dkernel_version=7.2 has no upstream flavour: Linux 7.2 has no merged ksock API" &&
+	has up72.log "Configure with -Dkernel_version=7.3 -Dkernel_series=upstream"
+t $? "7.2 with -Dkernel_series=upstream: refused, the message names 7.3"
+
+if [ -f /usr/src/linux-source-7.2.tar.xz ]; then
+	setup seed72 -Dkernel_version=7.2 && tests_of seed72
+	t "$(has seed72.cmd "--source /usr/src/linux-source-7.2.tar.xz" &&
+		has seed72.cmd "--patches $k/patches/7.2 --fixes $k/patches/7.2/fixes" &&
+		has seed72.cmd "--series $k/patches/7.2/sndbuf --series $k/patches/harness --series $k/patches/crypto" &&
+		has seed72.cmd "--kernel-version 7.2" && hasnt seed72.cmd "--localversion" &&
+		has seed72.cmd "--fragment $k/configs/7.2/lab.config --fragment $k/configs/7.2/debug.config" &&
+		hasnt seed72.cmd "$k/lab.config" && hasnt seed72.cmd "$k/patches/fixes" &&
+		has seed72.in "7.2/0003-bpf-Add-ksock-kfuncs.patch" &&
+		has seed72.tests '"--only"' && has seed72.tests "$k/patches/7.2/fixes" &&
+		has seed72.tests "$k/patches/7.2/sndbuf" && echo 0)" \
+		"7.2: linux-source-7.2's tarball, patches/7.2 with its fixes, then 7.2's sndbuf, harness, crypto, configs/7.2, --kernel-version 7.2, release -bpfwire, check-series --only"
+	setup alone72 -Dkernel_version=7.2 -Dkernel_fixes=false
+	t "$(has alone72.cmd "--patches $k/patches/7.2" && has alone72.cmd "--localversion -seed" &&
+		has alone72.cmd "--series $k/patches/harness --series $k/patches/crypto" &&
+		hasnt alone72.cmd "--fixes" && hasnt alone72.cmd "sndbuf" && hasnt alone72.in "size-the-send-buffer" && echo 0)" \
+		"7.2 seeds alone (-Dkernel_fixes=false): patches/7.2 only, release -seed"
+else
+	t 0 "# SKIP /usr/src/linux-source-7.2.tar.xz is missing (tools/install-sources linux-source-7.2)"
+	t 0 "# SKIP /usr/src/linux-source-7.2.tar.xz is missing (tools/install-sources linux-source-7.2)"
+fi
 
 if [ -f /usr/src/linux-source-7.3.tar.xz ]; then
 	setup up73 -Dkernel_version=7.3 -Dkernel_series=upstream && tests_of up73

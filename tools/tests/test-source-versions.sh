@@ -8,7 +8,7 @@
 # each package its own lines. ksrc_read on made-up 7.2, 7.3 and 6.12
 # tarballs (a Makefile in each) reports the package, the kernel version,
 # whether it is listed and that package's pin command; a package with no
-# listed version is said so, without a warning. Debian's own /usr/src
+# listed version (a made-up 7.9) is said so, without a warning. Debian's own /usr/src
 # paths are mapped to their package by name. Last, the installed 7.x
 # tarballs, when there are. No root, no network.
 #
@@ -79,17 +79,19 @@ t "$( [ "$KSRC_PACKAGE" = linux-source-7.2 ] && [ "$KSRC_KERNEL" = 7.2.12 ] && [
 t "$(ksrc_is_known && [ "$say" = "# source: $KSRC_DESC, a version the patch series are known to apply to" ] &&
 	[ "$(ksrc_pin_cmd)" = "$install_sources linux-source-7.2=7.2.12-1~bpo13+1" ] && echo 0)" \
 	"listed for linux-source-7.2 in the test list; the pin is install-sources linux-source-7.2=7.2.12-1~bpo13+1"
-# The same tarball against the shipped list.
+# A package the shipped list has no line for (7.2 and 7.3 have theirs
+# since the series were ported): a made-up linux-source-7.9.
+tarball "$tmp/linux-source-7.9.tar.xz" linux-source-7.9 7 9 1
 KSRC_VERSIONS=$list
-ksrc_read "$tmp/linux-source-7.2.tar.xz"
+ksrc_read "$tmp/linux-source-7.9.tar.xz"
 if [ -n "$(ksrc_known)" ]; then
-	n=$((n + 1)); echo "ok $n # SKIP $(basename "$list") lists linux-source-7.2 versions"
+	n=$((n + 1)); echo "ok $n # SKIP $(basename "$list") lists linux-source-7.9 versions"
 else
 	out=$(ksrc_say "#" 2>/dev/null) err=$(ksrc_say "#" 2>&1 >/dev/null)
 	echo "$out"
-	t "$( [ "$out" = "# source: $KSRC_DESC; the patch series are not known to apply to any linux-source-7.2 version yet (kernel/source-versions)" ] &&
+	t "$( [ "$out" = "# source: $KSRC_DESC; the patch series are not known to apply to any linux-source-7.9 version yet (kernel/source-versions)" ] &&
 		[ -z "$err" ] && echo 0)" \
-		"$(basename "$list") lists no linux-source-7.2: said so in one line, no warning with a VERSION to pin"
+		"$(basename "$list") lists no linux-source-7.9: said so in one line, no warning with a VERSION to pin"
 fi
 
 # A tarball of another name: the package of its Makefile's X.Y.
