@@ -210,6 +210,11 @@ mkdir -p "$out"
 if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	sbx=$out/sbx
 	mkdir -p "$sbx"
+	# The sandbox's uid walks to $sbx: a 0700 output directory (mkdtemp's,
+	# or made under umask 077) would hide it.
+	[ "$(stat -c %u "$out")" != 0 ] || chmod go+x "$out"
+	"$here/sandbox.sh" --rw "$sbx" -- test -x "$sbx" ||
+		die "$sbx cannot be reached by the sandbox's uid $("$here/sandbox.sh" --uid), which builds a reviewer's series: give its parent directories o+x"
 	# Trees built before the sandbox move in (chowned by sandbox.sh).
 	for d in src obj; do
 		if [ -d "$out/$d" ] && [ ! -L "$out/$d" ]; then rm -rf "${sbx:?}/$d"; mv "$out/$d" "$sbx/$d"; fi

@@ -6,7 +6,8 @@
 # names its patch and hunk; the tarball is only read, and only the files
 # the series touches come out of it, owned by the sandbox's uid; a tree
 # --source says its version; a newer tree builds with an older version's
-# configs, an older one does not.
+# configs, an older one does not; an output directory of mode 0700
+# outside /tmp (bpfwire-review's mkdtemp) is reached by the sandbox.
 #
 #   test-fit.sh SOURCE_ROOT
 set -u
@@ -65,6 +66,22 @@ t $? "only the Makefile and the file the series changes come out of the tarball 
 	[ ! -e "$tmp/f92/obj" ] && [ ! -e "$tmp/f92/sbx/ccache" ] &&
 	[ "$(stat -c '%s %Y %i' "$tmp/linux-source-9.2.tar.xz")" = "$before" ]
 t $? "the fit ran as the sandbox's uid $uid, unpacked no tree, copied no ccache, left the tarball as it was"
+
+# bpfwire-review's fit directory is mkdtemp's (0700) beside the build,
+# outside /tmp, where the sandbox sees the host's modes.
+here_tmp=$(mktemp -d "$PWD/.test-fit-XXXXXX") && chmod 755 "$here_tmp"
+trap 'rm -rf "$tmp" "$here_tmp"' EXIT
+mkdir -m 700 "$here_tmp/o700"
+bash "$build_sh" --fit --sandbox --out "$here_tmp/o700" --user-patches "$tmp/series.mbx" --kernel-version 9.2 \
+	--source "$tmp/linux-source-9.2.tar.xz" >"$tmp/o700.log" 2>&1 && has o700 "fit: the series applies to"
+r=$?
+t $r "an output directory of mode 0700 (mkdtemp's) outside /tmp: the sandbox's uid reaches it, the series fits"
+[ $r = 0 ] || sed 's/^/# /' "$tmp/o700.log"
+mkdir -m 700 "$here_tmp/p700"
+! bash "$build_sh" --fit --sandbox --out "$here_tmp/p700/o" --user-patches "$tmp/series.mbx" --kernel-version 9.2 \
+	--source "$tmp/linux-source-9.2.tar.xz" >"$tmp/p700.log" 2>&1 &&
+	has p700 "cannot be reached by the sandbox's uid" && has p700 "give its parent directories o+x"
+t $? "under a parent of mode 0700 it cannot: one clear line, exit 1"
 
 FAKE_KERNEL_VERSION=9.3.0 fake_kernel "$tmp/tree93"
 fit t93 --source "$tmp/tree93"
