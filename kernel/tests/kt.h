@@ -173,6 +173,9 @@ void run_verifier_cases(const char *prefix, skel_open_fn open_fn,
 			   (skel_load_fn)X##__load,			\
 			   (skel_destroy_fn)X##__destroy)
 
+/* Whether the running kernel's BTF has FUNC name (a tracing target). */
+bool kt_kernel_has_func(const char *name);
+
 /* The running kernel's X.Y (uname -r) as KT_KERNEL_VERSION(X, Y); 0 if unreadable. */
 #define KT_KERNEL_VERSION(x, y) (((x) << 16) + ((y) << 8))
 unsigned int kt_kernel_version(void);

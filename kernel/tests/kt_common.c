@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 
 #include "errnames.h"
 #include "kt.h"
@@ -117,6 +118,15 @@ void kt_todo_on_seed(const char *bug)
 {
 	if (kt_seed_kernel())
 		tap_case_todo(bug);
+}
+
+bool kt_kernel_has_func(const char *name)
+{
+	static struct btf *vmlinux;
+
+	if (!vmlinux)
+		vmlinux = btf__load_vmlinux_btf();
+	return vmlinux && btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
 }
 
 unsigned int kt_kernel_version(void)
