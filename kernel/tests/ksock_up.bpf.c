@@ -169,12 +169,13 @@ int setup_slot(void *ctx)
 
 	union bpf_ksock_addr peer;
 
-	fill_addr(&peer);
 	o.family = a_family;
 	o.type = SOCK_DGRAM;
 	ks = bpf_ksock_create((void *)&o, sizeof(o), &err);
 	if (!ks)
 		return err;
+	/* After the create: 7.3 refuses the other order (create_after_addr). */
+	fill_addr(&peer);
 	err = bpf_ksock_connect(ks, (void *)&peer, sizeof(peer));
 	if (err) {
 		bpf_ksock_release(ks);
@@ -189,6 +190,33 @@ int setup_slot(void *ctx)
 	if (old)
 		bpf_ksock_release(old);
 	return 0;
+}
+
+/*
+ * setup_slot's first order: the address built, then the create. 6.12
+ * loads it; 7.3's verifier refuses it where it reads err (written by the
+ * kfunc) after the call: "slot poisoned by dead code elimination", its
+ * static stack liveness. Only with fill_addr first (an if/else, one arm
+ * copying 16 bytes); without it the same loads. Loaded alone by
+ * test_upstream.c's up_verifier_order().
+ */
+SEC("?syscall")
+int create_after_addr(void *ctx)
+{
+	struct bpf_ksock_create_opts o = {};
+	union bpf_ksock_addr peer;
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	fill_addr(&peer);
+	o.family = a_family;
+	o.type = SOCK_DGRAM;
+	ks = bpf_ksock_create((void *)&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	err = bpf_ksock_connect(ks, (void *)&peer, sizeof(peer));
+	bpf_ksock_release(ks);
+	return err;
 }
 
 static __always_inline int send_from_slot(void)

@@ -287,11 +287,48 @@ out:
 	tap_case_end();
 }
 
+/* ksock_up.bpf.c's create_after_addr: 6.12 loads it, 7.3 refuses it. */
+static void up_verifier_order(void)
+{
+	static char vlog[1 << 20];
+	const char *want = "slot poisoned by dead code elimination";
+	bool refused = kt_kernel_version() >= KT_KERNEL_VERSION(7, 3);
+	struct ksock_up *skel;
+	struct bpf_program *p;
+	int err;
+
+	if (!tap_case_begin("up verifier: create after building the address -> loads (6.12); "
+			    "7.3: refused, stack slot poisoned"))
+		return;
+	skel = ksock_up__open();
+	if (!ASSERT_OK_PTR(skel, "ksock_up open"))
+		goto out;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == skel->progs.create_after_addr);
+	bpf_program__set_log_level(skel->progs.create_after_addr, 1);
+	bpf_program__set_log_buf(skel->progs.create_after_addr, vlog, sizeof(vlog));
+	vlog[0] = '\0';
+	err = ksock_up__load(skel);
+	printf("# create_after_addr: load %d%s; expected here: %s "
+	       "(6.12: loads; 7.3: EACCES, \"%s\")\n", err, tap_errname(err),
+	       refused ? "7.3's" : "6.12's", want);
+	if (refused) {
+		ASSERT_EQ(err, -EACCES, "load refused (7.3)");
+		ASSERT_HAS(vlog, want, "the verifier's text (7.3)");
+	} else {
+		ASSERT_OK(err, "load (6.12)");
+	}
+out:
+	ksock_up__destroy(skel);
+	tap_case_end();
+}
+
 KT_TEST(27, test_up_verifier)
 {
 	if (!kt_needs(KT_NEED_UPSTREAM, "up verifier: acquire, release, send refused on socket_sendmsg"))
 		return;
 	RUN_VERIFIER_CASES("up verifier", ksock_up_refuse);
+	up_verifier_order();
 }
 
 KT_TEST(42, test_up_wq)
