@@ -148,13 +148,34 @@ sed -n -E 's/^void (serial_)?test_([a-zA-Z0-9_]+)\((void)?\).*/DEFINE_TEST(\2)/p
 	$(for f in $tests; do echo "$out/overlay/$f"; done) | sort >"$out/gen/prog_tests/tests.h"
 log "tests: $(sed 's/DEFINE_TEST(\(.*\))/\1/' "$out/gen/prog_tests/tests.h" | tr '\n' ' ')"
 
+# 7.x's test_progs.c includes verification_cert.h, which the tree's
+# Makefile makes: a signing key (verify_sig_setup.sh genkey), its
+# certificate as a C array. test_progs adds it to the session keyring at
+# start and exits if it cannot (the guest kernel needs CONFIG_KEYS and
+# X.509 asymmetric keys: kernel/configs/7.3/lab.config).
+if grep -q '"verification_cert.h"' "$tsel/test_progs.c"; then
+	mkdir -p "$out/gen/sig"
+	bash "$tsel/verify_sig_setup.sh" genkey "$out/gen/sig" >"$out/sig.log" 2>&1 3>&2 ||
+		{ cat "$out/sig.log" >&2; echo "build.sh: verify_sig_setup.sh genkey failed ($out/sig.log)" >&2; exit 1; }
+	der=$out/gen/sig/signing_key.der
+	{
+		echo "unsigned char test_progs_verification_cert[] = {"
+		od -v -t xC -w12 "$der" | sed 's/ \(\S\+\)/ 0x\1,/g;s/^\S\+/ /;$d'
+		echo "};"
+		echo "unsigned int test_progs_verification_cert_len = $(wc -c <"$der");"
+	} >"$out/gen/verification_cert.h"
+	log "test_progs' signing certificate: verification_cert.h, as the tree's Makefile makes it"
+fi
+
 # User space: the tree's runner and helpers, the series' prog_tests.
-cflags=(-g -O2 -rdynamic -Wall -fno-omit-frame-pointer -fno-strict-aliasing
+cflags=(-g -O2 -rdynamic -Wall -fno-omit-frame-pointer -fno-strict-aliasing -D_GNU_SOURCE=
 	-I"$out/gen" -I"$out/obj" -I"$osel" -I"$tsel" -I"$inc" -I"$src/tools/lib" -I"$src/tools/include"
 	-I"$src/tools/arch/x86/include" -I"$src/tools/include/uapi" -I"$src/include/generated")
+# (the Makefile's TRUNNER_EXTRA_SOURCES that are C; one a tree lacks is skipped:
+# sysctl_helpers.c is 7.x's, 6.12 has the bridge's)
 runner=(test_progs.c cgroup_helpers.c trace_helpers.c network_helpers.c testing_helpers.c
-	btf_helpers.c cap_helpers.c unpriv_helpers.c netlink_helpers.c jit_disasm_helpers.c
-	test_loader.c disasm.c disasm_helpers.c json_writer.c)
+	btf_helpers.c cap_helpers.c unpriv_helpers.c sysctl_helpers.c netlink_helpers.c
+	jit_disasm_helpers.c test_loader.c disasm.c disasm_helpers.c json_writer.c)
 objs=()
 log "test_progs: ${#runner[@]} runner sources, $(echo $tests | wc -w) prog_tests files"
 pids=()

@@ -4,13 +4,15 @@
 # whatever the kernel's kfuncs are (issue 30). From this build's vmlinux.h
 # it makes the header of a kernel without ksock and netpoll (their types
 # cut out) and of one whose create opts changed (family renamed domain,
-# a field added), and compiles each object against each, as the build does.
-# usage: test-build-any-api.sh CLANG VMLINUX.H SRCROOT OBJECT.bpf.c...
+# a field added), and compiles each object against each, as the build does
+# (BPF_CFLAGS: the build rule's flags, from meson).
+# usage: BPF_CFLAGS=... test-build-any-api.sh CLANG VMLINUX.H SRCROOT OBJECT.bpf.c...
 . "$(dirname "$0")/../../lab/tests/tap.sh"
 clang=$1 vmlinux_h=$2 src=$3
 shift 3
 tap_tmpdir
 [ -f "$vmlinux_h" ] || { echo "1..0 # SKIP no $vmlinux_h"; exit 0; }
+[ -n "${BPF_CFLAGS:-}" ] || { echo "test-build-any-api.sh: BPF_CFLAGS (the build rule's flags) is not set" >&2; exit 2; }
 
 # The kernel's own kfunc types, as bpftool dumps them: "struct NAME {" to "};".
 types='bpf_ksock|bpf_netpoll|bpf_ksock_create_opts|bpf_ksock_addr_opts|bpf_netpoll_opts'
@@ -30,7 +32,8 @@ t $? "the changed header's create opts grew a field"
 c=0
 for kind in none changed; do
 	for obj in "$@"; do
-		"$clang" -target bpf -mcpu=v3 -g -O2 -Wall -Werror -D__TARGET_ARCH_x86 \
+		# shellcheck disable=SC2086 # BPF_CFLAGS: words, none with a space
+		"$clang" $BPF_CFLAGS \
 			-I "$tmp/$kind" -I "$src/bpf" -I "$(dirname "$obj")" \
 			-c "$obj" -o "$tmp/obj.o" 2>"$tmp/err"
 		rc=$?

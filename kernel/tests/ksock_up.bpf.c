@@ -21,11 +21,11 @@ _Static_assert(sizeof(union bpf_ksock_addr) == 28,
 /* Room for sizeof + 1 and more; sizes are masked to it for the verifier. */
 #define BUF_MASK 63
 
-/* create_probe: the opts' four fields, passed with c_sz bytes (or NULL,
- * 0). Scalars, not the struct: user space has no copy of the type. */
+/* create_probe: the opts' four fields, passed with c_sz bytes (NULL, 0:
+ * create_null_probe). Scalars, not the struct: user space has no copy of
+ * the type. */
 __u8 c_family, c_type, c_protocol, c_reserved;
 __u32 c_sz = sizeof(struct bpf_ksock_create_opts);
-int c_null;
 int c_err = 1;
 int c_made;
 int c_rcvbuf = -1;	/* the created socket's sk_rcvbuf */
@@ -45,14 +45,32 @@ int create_probe(void *ctx)
 	o->type = c_type;
 	o->protocol = c_protocol;
 	o->reserved = c_reserved;
-	if (c_null)
-		ks = bpf_ksock_create(NULL, 0, &err);
-	else
-		ks = bpf_ksock_create((void *)c_buf, c_sz & BUF_MASK, &err);
+	ks = bpf_ksock_create((void *)c_buf, c_sz & BUF_MASK, &err);
 	c_err = err;
 	if (ks) {
 		c_made = 1;
 		c_rcvbuf = BPF_CORE_READ(ks, sock, sk, sk_rcvbuf);
+		bpf_ksock_release(ks);
+	}
+	return 0;
+}
+
+/*
+ * The NULL cases load only when asked (kt_load_null_arg): 6.12 loads them
+ * and the kfunc says -EINVAL; 7.x's verifier refuses them (trusted
+ * arguments), which would fail the whole object.
+ */
+SEC("?syscall")
+int create_null_probe(void *ctx)
+{
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	c_made = 0;
+	ks = bpf_ksock_create(NULL, 0, &err);
+	c_err = err;
+	if (ks) {
+		c_made = 1;
 		bpf_ksock_release(ks);
 	}
 	return 0;
@@ -79,9 +97,9 @@ static __always_inline void fill_addr(union bpf_ksock_addr *a)
 	}
 }
 
-/* connect_probe: a UDP socket of a_sock_family, then the address, a_sz */
+/* connect_probe: a UDP socket of a_sock_family, then the address, a_sz
+ * (NULL, 0: connect_null_probe) */
 __u32 a_sz = sizeof(union bpf_ksock_addr);
-int a_null;
 __u8 a_sock_family = AF_INET;
 int a_setup_err = 1;
 int a_err = 1;
@@ -102,10 +120,26 @@ int connect_probe(void *ctx)
 	if (!ks)
 		return 0;
 	fill_addr((void *)a_buf);
-	if (a_null)
-		a_err = bpf_ksock_connect(ks, NULL, 0);
-	else
-		a_err = bpf_ksock_connect(ks, (void *)a_buf, a_sz & BUF_MASK);
+	a_err = bpf_ksock_connect(ks, (void *)a_buf, a_sz & BUF_MASK);
+	bpf_ksock_release(ks);
+	return 0;
+}
+
+SEC("?syscall")
+int connect_null_probe(void *ctx)
+{
+	struct bpf_ksock_create_opts o = {};
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	o.family = a_sock_family;
+	o.type = SOCK_DGRAM;
+	o.protocol = IPPROTO_UDP;
+	ks = bpf_ksock_create((void *)&o, sizeof(o), &err);
+	a_setup_err = err;
+	if (!ks)
+		return 0;
+	a_err = bpf_ksock_connect(ks, NULL, 0);
 	bpf_ksock_release(ks);
 	return 0;
 }
@@ -135,12 +169,13 @@ int setup_slot(void *ctx)
 
 	union bpf_ksock_addr peer;
 
-	fill_addr(&peer);
 	o.family = a_family;
 	o.type = SOCK_DGRAM;
 	ks = bpf_ksock_create((void *)&o, sizeof(o), &err);
 	if (!ks)
 		return err;
+	/* After the create: 7.3 refuses the other order (create_after_addr). */
+	fill_addr(&peer);
 	err = bpf_ksock_connect(ks, (void *)&peer, sizeof(peer));
 	if (err) {
 		bpf_ksock_release(ks);
@@ -155,6 +190,33 @@ int setup_slot(void *ctx)
 	if (old)
 		bpf_ksock_release(old);
 	return 0;
+}
+
+/*
+ * setup_slot's first order: the address built, then the create. 6.12
+ * loads it; 7.3's verifier refuses it where it reads err (written by the
+ * kfunc) after the call: "slot poisoned by dead code elimination", its
+ * static stack liveness. Only with fill_addr first (an if/else, one arm
+ * copying 16 bytes); without it the same loads. Loaded alone by
+ * test_upstream.c's up_verifier_order().
+ */
+SEC("?syscall")
+int create_after_addr(void *ctx)
+{
+	struct bpf_ksock_create_opts o = {};
+	union bpf_ksock_addr peer;
+	struct bpf_ksock *ks;
+	int err = 0;
+
+	fill_addr(&peer);
+	o.family = a_family;
+	o.type = SOCK_DGRAM;
+	ks = bpf_ksock_create((void *)&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	err = bpf_ksock_connect(ks, (void *)&peer, sizeof(peer));
+	bpf_ksock_release(ks);
+	return err;
 }
 
 static __always_inline int send_from_slot(void)

@@ -182,4 +182,29 @@ void run_verifier_cases(const char *prefix, skel_open_fn open_fn,
 			   (skel_load_fn)X##__load,			\
 			   (skel_destroy_fn)X##__destroy)
 
+/* Whether the running kernel's BTF has FUNC name (a tracing target). */
+bool kt_kernel_has_func(const char *name);
+
+/* The running kernel's X.Y (uname -r) as KT_KERNEL_VERSION(X, Y); 0 if unreadable. */
+#define KT_KERNEL_VERSION(x, y) (((x) << 16) + ((y) << 8))
+unsigned int kt_kernel_version(void);
+
+/*
+ * NULL for a kfunc's pointer argument that is not __nullable: 6.12 loads
+ * the program and the kfunc refuses at run time; 7.x takes a kfunc's
+ * pointer arguments as trusted by default, so its verifier refuses the
+ * program at load: -EACCES, "Possibly NULL pointer passed to trusted R<n>".
+ * Such a program is SEC("?...") (on 7.x it would fail its whole object),
+ * and its case names both outcomes. kt_load_null_arg() loads prog alone
+ * (load_fn: the skeleton's __load, which maps .bss). On 7.x it asserts
+ * that refusal for register reg ("R1") and returns false; else it asserts
+ * the load and returns true: the caller runs prog, asserts 6.12's errno.
+ */
+bool kt_null_arg_refused_at_load(void);
+bool kt_load_null_arg(void *skel, struct bpf_object *obj, skel_load_fn load_fn,
+		      struct bpf_program *prog, const char *reg);
+#define KT_LOAD_NULL_ARG(X, skel, prog, reg)				\
+	kt_load_null_arg(skel, (skel)->obj, (skel_load_fn)X##__load,	\
+			 (skel)->progs.prog, reg)
+
 #endif /* KT_H */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 
 #include "errnames.h"
 #include "kt.h"
@@ -117,6 +118,62 @@ void kt_todo_on_seed(const char *bug)
 {
 	if (kt_seed_kernel())
 		tap_case_todo(bug);
+}
+
+bool kt_kernel_has_func(const char *name)
+{
+	static struct btf *vmlinux;
+
+	if (!vmlinux)
+		vmlinux = btf__load_vmlinux_btf();
+	return vmlinux && btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
+}
+
+unsigned int kt_kernel_version(void)
+{
+	static unsigned int v = ~0u;
+	unsigned int x, y;
+	struct utsname u;
+
+	if (v == ~0u)
+		v = !uname(&u) && sscanf(u.release, "%u.%u", &x, &y) == 2 ?
+		    KT_KERNEL_VERSION(x, y) : 0;
+	return v;
+}
+
+/* 7.x: every kfunc's pointer arguments are trusted unless marked otherwise. */
+bool kt_null_arg_refused_at_load(void)
+{
+	return kt_kernel_version() >= KT_KERNEL_VERSION(7, 0);
+}
+
+static char null_vlog[1 << 20];
+
+bool kt_load_null_arg(void *skel, struct bpf_object *obj, skel_load_fn load_fn,
+		      struct bpf_program *prog, const char *reg)
+{
+	unsigned int v = kt_kernel_version();
+	struct bpf_program *p;
+	char want[64];
+	int err;
+
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, p == prog);
+	bpf_program__set_log_level(prog, 1);
+	bpf_program__set_log_buf(prog, null_vlog, sizeof(null_vlog));
+	null_vlog[0] = '\0';
+	err = load_fn(skel);
+	snprintf(want, sizeof(want), "Possibly NULL pointer passed to trusted %s", reg);
+	printf("# %s passes NULL in %s; on Linux %u.%u expected: %s "
+	       "(6.12: loads, the kfunc's errno at run; 7.x: refused at load, EACCES, \"%s\")\n",
+	       bpf_program__name(prog), reg, v >> 16, (v >> 8) & 0xff,
+	       kt_null_arg_refused_at_load() ? "7.x's" : "6.12's", want);
+	if (kt_null_arg_refused_at_load()) {
+		ASSERT_EQ(err, -EACCES, "load refused (7.x: trusted arguments)");
+		ASSERT_HAS(null_vlog, want, "the verifier's text (7.x)");
+		return false;
+	}
+	return ASSERT_OK(err, "load (6.12: the kfunc checks at run time)");
 }
 
 struct kapi kt_api;

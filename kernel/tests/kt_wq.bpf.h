@@ -8,9 +8,28 @@
 
 extern int bpf_wq_init(struct bpf_wq *wq, void *p__map, unsigned int flags) __ksym;
 extern int bpf_wq_start(struct bpf_wq *wq, unsigned int flags) __ksym;
+/*
+ * The callback's kfunc, by the kernel the build is for (the BPF build
+ * rule's BPFWIRE_KERNEL_VERSION, from -Dkernel_version): 6.12 has
+ * bpf_wq_set_callback_impl with the verifier's aux__ign; 7.x has
+ * bpf_wq_set_callback (KF_IMPLICIT_ARGS), and the _impl name left in its
+ * BTF takes a struct bpf_prog_aux *, which libbpf 1.1 finds incompatible
+ * with 6.12's, failing the whole object, even if __weak.
+ */
+#ifndef BPFWIRE_KERNEL_VERSION
+#error "BPFWIRE_KERNEL_VERSION is set by meson.build's BPF build rule"
+#endif
+#if BPFWIRE_KERNEL_VERSION >= KERNEL_VERSION(7, 0, 0)
+extern int bpf_wq_set_callback(struct bpf_wq *wq,
+		int (callback_fn)(void *map, int *key, void *value),
+		unsigned int flags) __ksym;
+#define KT_WQ_SET_CALLBACK(wq, cb)	bpf_wq_set_callback(wq, cb, 0)
+#else
 extern int bpf_wq_set_callback_impl(struct bpf_wq *wq,
 		int (callback_fn)(void *map, int *key, void *value),
 		unsigned int flags, void *aux__ign) __ksym;
+#define KT_WQ_SET_CALLBACK(wq, cb)	bpf_wq_set_callback_impl(wq, cb, 0, NULL)
+#endif
 
 struct elem {
 	struct bpf_wq w;
@@ -44,7 +63,7 @@ int name(void *ctx)							\
 		return -ENOENT;						\
 	if (bpf_wq_init(&val->w, &wq_map, 0))				\
 		return -1;						\
-	if (bpf_wq_set_callback_impl(&val->w, cb, 0, NULL))		\
+	if (KT_WQ_SET_CALLBACK(&val->w, cb))				\
 		return -2;						\
 	if (bpf_wq_start(&val->w, 0))					\
 		return -3;						\

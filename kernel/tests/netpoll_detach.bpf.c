@@ -174,17 +174,49 @@ static long window_cb(__u64 i, void *ctx)
 	return *(volatile int *)&move_entered ? 1 : 0;
 }
 
-SEC("fexit/netpoll_setup")
-int BPF_PROG(detach_window, struct netpoll *np, int ret)
+static __always_inline void window_wait(void)
 {
-	if (!window_on || ret || (bpf_get_current_pid_tgid() >> 32) != target_pid)
-		return 0;
 	move_entered = 0;
 	in_window = 1;
 	bpf_loop(1 << 23, window_cb, NULL, 0);
 	in_window = 0;
 	if (move_entered)
 		moves_in_window++;
+}
+
+/* 6.12 (test_detach.c loads one of the two ways, by the kernel's BTF). */
+SEC("?fexit/netpoll_setup")
+int BPF_PROG(detach_window, struct netpoll *np, int ret)
+{
+	if (!window_on || ret || (bpf_get_current_pid_tgid() >> 32) != target_pid)
+		return 0;
+	window_wait();
+	return 0;
+}
+
+/*
+ * 7.x: netpoll_setup() moved into netconsole, and the series' own copy,
+ * bpf_netpoll_setup(), is static and inlined. Its tail is the same
+ * window: __netpoll_setup() succeeds under RTNL, RTNL is dropped, and
+ * synchronize_rcu() waits for NAPI polls; the re-check follows.
+ */
+int setup_done;
+
+SEC("?fexit/__netpoll_setup")
+int BPF_PROG(detach_setup_done, struct netpoll *np, struct net_device *ndev, int ret)
+{
+	if (window_on && !ret && (bpf_get_current_pid_tgid() >> 32) == target_pid)
+		setup_done = 1;
+	return 0;
+}
+
+SEC("?fexit/synchronize_rcu")
+int BPF_PROG(detach_window_rcu)
+{
+	if (!setup_done || (bpf_get_current_pid_tgid() >> 32) != target_pid)
+		return 0;
+	setup_done = 0;
+	window_wait();
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Bad input for bpf_netpoll_create: user space fills opts (and how to pass
- * them) in .bss, runs netpoll_create_probe, and reads back the error.
+ * them) in .bss, runs netpoll_create_probe (NULL opts: netpoll_create_null),
+ * and reads back the error.
  * A context that does get created is released at once.
  */
 #include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
@@ -25,9 +26,7 @@ int netpoll_create_probe(void *ctx)
 	int err = 0;
 
 	created = 0;
-	if (pass == PASS_NULL)
-		bnp = bpf_netpoll_create(NULL, 0, &err);
-	else if (pass == PASS_SHORT)
+	if (pass == PASS_SHORT)
 		bnp = bpf_netpoll_create(&opts, sizeof(opts) - 1, &err);
 	else if (pass == PASS_LONG) {
 		__builtin_memcpy(big, &opts, sizeof(opts));
@@ -35,6 +34,27 @@ int netpoll_create_probe(void *ctx)
 	} else
 		bnp = bpf_netpoll_create(&opts, sizeof(opts), &err);
 
+	create_err = err;
+	if (bnp) {
+		created = 1;
+		bpf_netpoll_release(bnp);
+	}
+	return 0;
+}
+
+/*
+ * NULL opts, in a program that loads only when asked (kt_load_null_arg):
+ * 6.12 loads it and the kfunc says -EINVAL; 7.x's verifier refuses it,
+ * which would fail the whole object.
+ */
+SEC("?syscall")
+int netpoll_create_null(void *ctx)
+{
+	struct bpf_netpoll *bnp;
+	int err = 0;
+
+	created = 0;
+	bnp = bpf_netpoll_create(NULL, 0, &err);
 	create_err = err;
 	if (bnp) {
 		created = 1;

@@ -28,12 +28,22 @@
 #define MOVE_DEV "kt-move0"
 #define DETACH_PORT 6677
 
-static struct netpoll_detach *detach_open(const char *dev)
+/* window: also load the programs that hold a create in fix 0010's window. */
+static struct netpoll_detach *detach_open(const char *dev, bool window)
 {
-	struct netpoll_detach *skel = netpoll_detach__open_and_load();
+	struct netpoll_detach *skel = netpoll_detach__open();
+	/* 6.12's netpoll_setup(); 7.x: __netpoll_setup() then synchronize_rcu() */
+	bool has_setup = kt_kernel_has_func("netpoll_setup");
 
-	if (!ASSERT_OK_PTR(skel, "netpoll_detach open_and_load"))
+	if (!ASSERT_OK_PTR(skel, "netpoll_detach open"))
 		return NULL;
+	bpf_program__set_autoload(skel->progs.detach_window, window && has_setup);
+	bpf_program__set_autoload(skel->progs.detach_setup_done, window && !has_setup);
+	bpf_program__set_autoload(skel->progs.detach_window_rcu, window && !has_setup);
+	if (!ASSERT_OK(netpoll_detach__load(skel), "netpoll_detach load")) {
+		netpoll_detach__destroy(skel);
+		return NULL;
+	}
 	snprintf(skel->bss->dev_name, sizeof(skel->bss->dev_name), "%s", dev);
 	skel->bss->local_ip = inet_addr("192.0.2.1");
 	skel->bss->remote_ip = inet_addr("192.0.2.2");
@@ -161,7 +171,8 @@ static int nl_socket_in(int nsfd, int home)
 
 /*
  * Each round: a create of MOVE_DEV at home is held (netpoll_detach.bpf.c's
- * fexit on netpoll_setup()) until the mover thread's move to the other
+ * fexit on netpoll_setup(); on 7.x on the synchronize_rcu() after
+ * __netpoll_setup()) until the mover thread's move to the other
  * netns has started, then sends once; the device is moved back before the
  * next round. Each frame of the test's port is counted by the netns of the
  * device it leaves on.
@@ -195,16 +206,26 @@ KT_TEST(77, test_netpoll_netns_move)
 	if (!ASSERT_GE(m.nl, 0, "netlink socket home") ||
 	    !ASSERT_GE(nl_away, 0, "netlink socket away"))
 		goto out;
-	skel = detach_open(MOVE_DEV);
+	skel = detach_open(MOVE_DEV, true);
 	if (!skel)
 		goto out;
 	m.skel = skel;
 	skel->links.detach_move_start = bpf_program__attach(skel->progs.detach_move_start);
-	skel->links.detach_window = bpf_program__attach(skel->progs.detach_window);
 	if (!ASSERT_OK_PTR(skel->links.detach_move_start,
-			   "attach fentry/__dev_change_net_namespace") ||
-	    !ASSERT_OK_PTR(skel->links.detach_window, "attach fexit/netpoll_setup"))
+			   "attach fentry/__dev_change_net_namespace"))
 		goto out;
+	if (kt_kernel_has_func("netpoll_setup")) {
+		skel->links.detach_window = bpf_program__attach(skel->progs.detach_window);
+		if (!ASSERT_OK_PTR(skel->links.detach_window, "attach fexit/netpoll_setup"))
+			goto out;
+	} else {
+		printf("# 7.x: no netpoll_setup(); the window is synchronize_rcu() after __netpoll_setup()\n");
+		skel->links.detach_setup_done = bpf_program__attach(skel->progs.detach_setup_done);
+		skel->links.detach_window_rcu = bpf_program__attach(skel->progs.detach_window_rcu);
+		if (!ASSERT_OK_PTR(skel->links.detach_setup_done, "attach fexit/__netpoll_setup") ||
+		    !ASSERT_OK_PTR(skel->links.detach_window_rcu, "attach fexit/synchronize_rcu"))
+			goto out;
+	}
 
 	for (round = 0; round < MOVE_ROUNDS; round++) {
 		if (!ASSERT_OK(pthread_create(&th, NULL, mover_run, &m), "mover thread"))
@@ -271,7 +292,7 @@ KT_TEST(78, test_netpoll_join)
 	SYS(out, IP " link add " DUMMY_DEV " type dummy");
 	SYS(out, IP " link set " DUMMY_DEV " up");
 	SYS(out, IP " link add kt-br0 type bridge");
-	skel = detach_open(DUMMY_DEV);
+	skel = detach_open(DUMMY_DEV, false);
 	if (!skel)
 		goto out;
 	if (!ASSERT_TRUE(detach_create(skel), "create on " DUMMY_DEV))
@@ -367,7 +388,7 @@ KT_TEST(79, test_netpoll_detach_senders)
 		goto out;
 	SYS(out, IP " link add " DUMMY_DEV " type dummy");
 	SYS(out, IP " link set " DUMMY_DEV " up");
-	skel = detach_open(DUMMY_DEV);
+	skel = detach_open(DUMMY_DEV, false);
 	if (!skel || !ASSERT_TRUE(detach_create(skel), "create on " DUMMY_DEV))
 		goto out;
 	skel->bss->xmit_spin = XMIT_SPIN;

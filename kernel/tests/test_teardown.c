@@ -3,7 +3,7 @@
  * netns teardown (issue 15): a netns whose last task has left, while a
  * context in a map still holds it (ksock: the socket's netns reference;
  * netpoll: the device's). netns_watch.bpf.c sees the netns really go
- * (net_ns_net_exit, after its devices are freed).
+ * (its inode number freed, after its devices are).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -74,13 +74,22 @@ static bool netns_gone_within(struct netns_watch *w, int ms)
 	return w->bss->seen;
 }
 
+/* fentry/net_ns_net_exit on 6.12, fentry/__ns_common_free on 7.x */
 static struct netns_watch *watch_open(void)
 {
-	struct netns_watch *w = netns_watch__open_and_load();
+	struct netns_watch *w = netns_watch__open();
+	bool has_exit = kt_kernel_has_func("net_ns_net_exit");
+	struct bpf_program *p;
+	struct bpf_link **l;
 
-	if (!ASSERT_OK_PTR(w, "netns_watch open_and_load"))
+	if (!ASSERT_OK_PTR(w, "netns_watch open"))
 		return NULL;
-	if (!ASSERT_OK(netns_watch__attach(w), "attach fentry/net_ns_net_exit")) {
+	p = has_exit ? w->progs.netns_exit : w->progs.ns_common_free;
+	l = has_exit ? &w->links.netns_exit : &w->links.ns_common_free;
+	bpf_program__set_autoload(p, true);
+	if (!ASSERT_OK(netns_watch__load(w), "netns_watch load") ||
+	    !ASSERT_OK_PTR(*l = bpf_program__attach(p), has_exit ? "attach fentry/net_ns_net_exit"
+								  : "attach fentry/__ns_common_free")) {
 		netns_watch__destroy(w);
 		return NULL;
 	}

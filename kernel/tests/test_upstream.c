@@ -36,7 +36,7 @@ static const struct create_case create_cases[] = {
 	{ "up ksock_create: opts__sz sizeof+1 (5) -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, C_SZ + 1, 0, -EINVAL },
 	{ "up ksock_create: opts__sz 8 (the seed's layout) -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, 8, 0, -EINVAL },
 	{ "up ksock_create: opts__sz 0 -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, 0, 0, -EINVAL },
-	{ "up ksock_create: NULL opts -> EINVAL", 0, 0, 0, 0, 0, 1, -EINVAL },
+	{ "up ksock_create: NULL opts -> EINVAL at run (6.12); 7.x: refused at load", 0, 0, 0, 0, 0, 1, -EINVAL },
 	{ "up ksock_create: reserved 1 -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 1, 4, 0, -EINVAL },
 	{ "up ksock_create: family AF_UNIX -> EAFNOSUPPORT", AF_UNIX, SOCK_DGRAM, 0, 0, 4, 0, -EAFNOSUPPORT },
 	{ "up ksock_create: family AF_PACKET -> EAFNOSUPPORT", AF_PACKET, SOCK_DGRAM, 0, 0, 4, 0, -EAFNOSUPPORT },
@@ -52,6 +52,20 @@ static bool up_open(struct ksock_up **skel)
 	return ASSERT_OK_PTR(*skel, "ksock_up open_and_load");
 }
 
+/* NULL opts: a skeleton of its own, whose load 7.x refuses (kt_load_null_arg()). */
+static void up_create_null(const struct create_case *c)
+{
+	struct ksock_up *skel = ksock_up__open();
+
+	if (ASSERT_OK_PTR(skel, "ksock_up open") &&
+	    KT_LOAD_NULL_ARG(ksock_up, skel, create_null_probe, "R1") &&
+	    ASSERT_OK(run_prog(skel->progs.create_null_probe, NULL), "create_null_probe run")) {
+		ASSERT_EQ(skel->data->c_err, c->err, "err");
+		ASSERT_EQ(skel->bss->c_made, 0, "no socket");
+	}
+	ksock_up__destroy(skel);
+}
+
 KT_TEST(22, test_up_create_input)
 {
 	struct ksock_up *skel = NULL;
@@ -65,13 +79,14 @@ KT_TEST(22, test_up_create_input)
 
 		if (!tap_case_begin(c->name))
 			continue;
-		if (skel || up_open(&skel)) {
+		if (c->null) {
+			up_create_null(c);
+		} else if (skel || up_open(&skel)) {
 			skel->bss->c_family = c->family;
 			skel->bss->c_type = c->type;
 			skel->bss->c_protocol = c->protocol;
 			skel->bss->c_reserved = c->reserved;
 			skel->data->c_sz = c->sz;
-			skel->bss->c_null = c->null;
 			if (ASSERT_OK(run_prog(skel->progs.create_probe, NULL), "create_probe run")) {
 				ASSERT_EQ(skel->data->c_err, c->err, "err");
 				ASSERT_EQ(skel->bss->c_made, c->err == 0, "a socket made only on success");
@@ -98,7 +113,7 @@ static const struct connect_case connect_cases[] = {
 	{ "up ksock_connect: addr__sz sizeof+1 (29) -> EINVAL", AF_INET, AF_INET, A_SZ + 1, 0, -EINVAL },
 	{ "up ksock_connect: addr__sz 16 (sockaddr_in alone) -> EINVAL", AF_INET, AF_INET, 16, 0, -EINVAL },
 	{ "up ksock_connect: addr__sz 0 -> EINVAL", AF_INET, AF_INET, 0, 0, -EINVAL },
-	{ "up ksock_connect: NULL addr -> EINVAL", AF_INET, AF_INET, 0, 1, -EINVAL },
+	{ "up ksock_connect: NULL addr -> EINVAL at run (6.12); 7.x: refused at load", AF_INET, AF_INET, 0, 1, -EINVAL },
 	{ "up ksock_connect: family AF_UNIX -> EAFNOSUPPORT", AF_INET, AF_UNIX, 28, 0, -EAFNOSUPPORT },
 	{ "up ksock_connect: family 0 -> EAFNOSUPPORT", AF_INET, 0, 28, 0, -EAFNOSUPPORT },
 	{ "up ksock_connect: an AF_INET6 address on an AF_INET socket -> EAFNOSUPPORT", AF_INET, AF_INET6, 28, 0, -EAFNOSUPPORT },
@@ -112,6 +127,21 @@ static void set_addr(struct ksock_up *skel, __u16 family)
 	skel->bss->a_ip4 = htonl(INADDR_LOOPBACK);
 	skel->bss->a_port = htons(RECV_PORT);
 	skel->bss->a_family = family;
+}
+
+/* NULL addr: as up_create_null, on a socket the probe makes first. */
+static void up_connect_null(const struct connect_case *c)
+{
+	struct ksock_up *skel = ksock_up__open();
+
+	if (ASSERT_OK_PTR(skel, "ksock_up open") &&
+	    KT_LOAD_NULL_ARG(ksock_up, skel, connect_null_probe, "R2")) {
+		skel->data->a_sock_family = c->sock_family;
+		if (ASSERT_OK(run_prog(skel->progs.connect_null_probe, NULL), "connect_null_probe run") &&
+		    ASSERT_OK(skel->data->a_setup_err, "create"))
+			ASSERT_EQ(skel->data->a_err, c->err, "err");
+	}
+	ksock_up__destroy(skel);
 }
 
 KT_TEST(23, test_up_connect_input)
@@ -130,12 +160,15 @@ KT_TEST(23, test_up_connect_input)
 			continue;
 		if (!ns.in && !netns_enter_new(&ns))
 			goto end;
+		if (c->null) {
+			up_connect_null(c);
+			goto end;
+		}
 		if (!skel && !up_open(&skel))
 			goto end;
 		skel->data->a_sock_family = c->sock_family;
 		set_addr(skel, c->family);
 		skel->data->a_sz = c->sz;
-		skel->bss->a_null = c->null;
 		if (ASSERT_OK(run_prog(skel->progs.connect_probe, NULL), "connect_probe run") &&
 		    ASSERT_OK(skel->data->a_setup_err, "create"))
 			ASSERT_EQ(skel->data->a_err, c->err, "err");
@@ -254,11 +287,48 @@ out:
 	tap_case_end();
 }
 
+/* ksock_up.bpf.c's create_after_addr: 6.12 loads it, 7.3 refuses it. */
+static void up_verifier_order(void)
+{
+	static char vlog[1 << 20];
+	const char *want = "slot poisoned by dead code elimination";
+	bool refused = kt_kernel_version() >= KT_KERNEL_VERSION(7, 3);
+	struct ksock_up *skel;
+	struct bpf_program *p;
+	int err;
+
+	if (!tap_case_begin("up verifier: create after building the address -> loads (6.12); "
+			    "7.3: refused, stack slot poisoned"))
+		return;
+	skel = ksock_up__open();
+	if (!ASSERT_OK_PTR(skel, "ksock_up open"))
+		goto out;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == skel->progs.create_after_addr);
+	bpf_program__set_log_level(skel->progs.create_after_addr, 1);
+	bpf_program__set_log_buf(skel->progs.create_after_addr, vlog, sizeof(vlog));
+	vlog[0] = '\0';
+	err = ksock_up__load(skel);
+	printf("# create_after_addr: load %d%s; expected here: %s "
+	       "(6.12: loads; 7.3: EACCES, \"%s\")\n", err, tap_errname(err),
+	       refused ? "7.3's" : "6.12's", want);
+	if (refused) {
+		ASSERT_EQ(err, -EACCES, "load refused (7.3)");
+		ASSERT_HAS(vlog, want, "the verifier's text (7.3)");
+	} else {
+		ASSERT_OK(err, "load (6.12)");
+	}
+out:
+	ksock_up__destroy(skel);
+	tap_case_end();
+}
+
 KT_TEST(27, test_up_verifier)
 {
 	if (!kt_needs(KT_NEED_UPSTREAM, "up verifier: acquire, release, send refused on socket_sendmsg"))
 		return;
 	RUN_VERIFIER_CASES("up verifier", ksock_up_refuse);
+	up_verifier_order();
 }
 
 KT_TEST(42, test_up_wq)

@@ -8,9 +8,10 @@
 #define BPFWIRE_COMPAT_SYSCTL_HELPERS_H
 
 /*
- * Write new_val to /proc/sys/PATH (PATH with '/' or '.'); when old_val is
- * not NULL, first read the current value into it (up to 128 bytes, no
- * newline). 0, or -1 with errno set.
+ * The tree's contract (7.x's sysctl_helpers.c): write new_val to the file
+ * sysctl_path (/proc/sys/..., as given); when old_val is not NULL, first
+ * read the current value into it (up to 128 bytes, no newline). 0 or
+ * -errno.
  */
 int sysctl_set(const char *sysctl_path, char *old_val, const char *new_val);
 /* The same, failing the running test (and saying which) when it fails. */

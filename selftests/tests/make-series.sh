@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Test glue: write the test-made selftests series, made at test time with
-# git format-patch from bpfwire's own selftests (made/: netpoll, ksock, and
-# bpfwire_hang, which hangs on purpose), as a series of selftests alone
+# git format-patch from bpfwire's own selftests (made/: bpfwire_netpoll,
+# bpfwire_ksock and bpfwire_hang, which hangs on purpose; each named
+# bpfwire_ so that no tree's own test has its name: Linux 7.3 has
+# prog_tests/ksock.c), as a series of selftests alone
 # that adds them under tools/testing/selftests/bpf. The shipped series
 # carry no selftests, so the kernel suite's `selftests` case builds these.
 #

@@ -10,8 +10,8 @@
 # PATCH...: the series the kernel was built with. The tests are those its
 # patches add or change under tools/testing/selftests/bpf; when they carry
 # none (bpfwire's shipped series do not), a series of bpfwire's own
-# selftests is made here (make-series.sh): netpoll, ksock, and
-# bpfwire_hang, which hangs on purpose and must be ended by the watchdog
+# selftests is made here (make-series.sh): bpfwire_netpoll, bpfwire_ksock
+# and bpfwire_hang, which hangs on purpose and must be ended by the watchdog
 # (10 s for it: --xfail, a TODO line) while the suite goes on.
 # SELFTESTS_TIMEOUT: every other test's watchdog (default 120 s).
 set -u
@@ -92,7 +92,7 @@ fi
 if [ -n "$apply" ]; then
 	grep -q '^not ok [0-9]* - bpfwire_hang: watchdog: no result in 10 s, killed # TODO' "$out/guest.tap" &&
 		grep -q '^# map id [0-9]*: [0-9]*: array  name hang_state' "$out/guest.tap" &&
-		grep -q '^ok [0-9]* - netpoll$' "$out/guest.tap"
+		grep -q '^ok [0-9]* - bpfwire_netpoll$' "$out/guest.tap"
 	if [ $? = 0 ]; then
 		case_ ok "selftests: bpfwire_hang ended by its 10 s watchdog with its map, and the suite went on"
 	else

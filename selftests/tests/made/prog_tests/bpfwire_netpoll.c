@@ -3,7 +3,7 @@
 #include <test_progs.h>
 #include "bpfwire_netpoll.skel.h"
 
-void test_netpoll(void)
+void test_bpfwire_netpoll(void)
 {
 	RUN_TESTS(bpfwire_netpoll);
 }
