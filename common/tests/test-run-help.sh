@@ -3,7 +3,8 @@
 # ./run CMD --help answers at once: the tool's own usage when it is built,
 # run's usage and a line when it is not, and never an install, a meson
 # setup or a kernel build. Fake apt-get, dpkg-query, meson and ninja first
-# in PATH record any call; a call is a failure.
+# in PATH record any call; a call is a failure. ./run tests --kernels is
+# checked the same way: its list before anything runs.
 #
 #   test-run-help.sh SOURCE_ROOT BUILD_DIR
 set -u
@@ -42,4 +43,22 @@ for pair in "demo:usage: bpfwire-lab run" "review:usage: bpfwire-review" "bench:
 	t "$([ $rc = 0 ] && grep -qF "$want" <<<"$out" && [ -z "$called" ] && echo 0)" \
 		"built: ./run $cmd --help prints '$want' in $secs ms, exit $rc, calling nothing${called:+ (called: $called)}"
 done
+# ./run tests --kernels: the versions after 6.12, checked before anything runs.
+runk() {
+	rm -f "$tmp/called"
+	out=$(cd "$tmp" && BPFWIRE_BUILD=$tmp/nobuild PATH=$tmp/bin:$PATH timeout 60 "$root/run" "$@" 2>&1)
+	rc=$?
+	called=
+	[ ! -s "$tmp/called" ] || called=$(head -n 1 "$tmp/called")
+}
+runk tests --dry-run --kernels=all
+t "$([ $rc = 0 ] && grep -q 'then Linux 7.2: meson setup build-72 -Dkernel_version=7.2,' <<<"$out" &&
+	grep -q 'then Linux 7.3: meson setup build-73 -Dkernel_version=7.3 -Dkernel_series=upstream,' <<<"$out" &&
+	[ -z "$called" ] && echo 0)" "tests --dry-run --kernels=all: 7.2 the seed flavour in build-72, 7.3 upstream in build-73, calling nothing"
+runk tests --kernels 7.9
+t "$([ $rc = 2 ] && grep -q "^run: --kernels: '7.9' is not a version kernel/source-versions lists" <<<"$out" &&
+	[ -z "$called" ] && echo 0)" "tests --kernels 7.9: exit $rc, one line, nothing installed${called:+ (called: $called)}"
+runk demo --kernels all
+t "$([ $rc = 2 ] && grep -q "belongs to ./run tests" <<<"$out" && [ -z "$called" ] && echo 0)" \
+	"demo --kernels all: exit $rc, it belongs to tests"
 tap_done
