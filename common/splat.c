@@ -18,6 +18,8 @@ const char *const splat_patterns[] = {
 	"lockdep is turned off",
 	"sleeping function called from invalid context",
 	"unregister_netdevice: waiting for",
+	/* the console lost records: a splat may be among them */
+	"printk messages dropped",
 };
 const size_t splat_npatterns = sizeof(splat_patterns) / sizeof(splat_patterns[0]);
 
