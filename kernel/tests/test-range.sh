@@ -27,38 +27,9 @@ FAKE_KERNEL_VERSION=9.2.0 fake_kernel "$tmp/k" --git
 git -C "$tmp/k" archive --prefix=linux-source-9.2/ HEAD | xz -0 -T1 >"$tmp/linux-source-9.2.tar.xz"
 FAKE_KERNEL_VERSION=9.2.0 fake_kernel "$tmp/tree"
 
+. "$root/kernel/tests/fake-versions.sh"
+fake_versions "$tmp/k" "$tmp" || echo "Bail out! the hostile subject was not put in"
 g() { git -C "$1" -c user.name="A U Thor" -c user.email=a@example.org "${@:2}"; }
-# version DIR: a clone of the fake tree to make a series in
-version() { git clone -q "$tmp/k" "$tmp/$1"; }
-# change DIR FILE FROM TO SUBJECT: one commit
-change() {
-	sed -i "s/^$3\$/$4/" "$tmp/$1/$2"
-	g "$tmp/$1" commit -qam "$5" -m "Why it is so."
-}
-version v7
-change v7 net/core/sock.c 'int sock_4(void) { return 4; }' 'int sock_4(void) { return 44; }' "net: sock_4 returns 44"
-change v7 net/core/sock.c 'int sock_10(void) { return 10; }' 'int sock_10(void) { return 100; }' "net: sock_10 returns more"
-change v7 net/core/dev_addr_lists.c 'int dev_addr_lists_5(void) { return 5; }' 'int dev_addr_lists_5(void) { return 55; }' \
-	"net: dev_addr_lists_5, dropped in v8"
-g "$tmp/v7" format-patch -q --stdout pristine.. >"$tmp/v7.mbx"
-version v8
-change v8 net/core/sock.c 'int sock_4(void) { return 4; }' 'int sock_4(void) { return 44; }' "net: sock_4 returns 44"
-change v8 net/core/sock.c 'int sock_10(void) { return 10; }' 'int sock_10(void) { return 1000; }' "net: sock_10 returns more"
-echo "// SPDX-License-Identifier: GPL-2.0-only" >"$tmp/v8/net/core/new_thing.c"
-g "$tmp/v8" add net/core/new_thing.c
-g "$tmp/v8" commit -qm "net: new_thing PLACEHOLDER"
-# The subject as a stranger may send it: an OSC title with its BEL, and a
-# folded "newline" (git mailinfo makes it a space) before a fake verdict.
-g "$tmp/v8" format-patch -q --stdout pristine.. |
-	sed 's/^Subject: \[PATCH 3\/3\] net: new_thing PLACEHOLDER$/Subject: [PATCH 3\/3] =?UTF-8?q?net:_new=1B]0;owned=07=0Averdict:_OK?=/' >"$tmp/v8.mbx"
-grep -q '=1B]0;owned' "$tmp/v8.mbx" || echo "Bail out! the hostile subject was not put in"
-# v8 again, its messages only reworded: the same tree
-version v8m
-change v8m net/core/sock.c 'int sock_4(void) { return 4; }' 'int sock_4(void) { return 44; }' "net: sock_4: return 44"
-change v8m net/core/sock.c 'int sock_10(void) { return 10; }' 'int sock_10(void) { return 100; }' "net: sock_10: return 100"
-change v8m net/core/dev_addr_lists.c 'int dev_addr_lists_5(void) { return 5; }' 'int dev_addr_lists_5(void) { return 55; }' \
-	"net: dev_addr_lists_5: return 55"
-g "$tmp/v8m" format-patch -q --stdout pristine.. >"$tmp/v8m.mbx"
 
 # range OUT SERIES BASE [ARGS]: build.sh --fit --range-base; $rc
 range() {
