@@ -296,7 +296,8 @@ void rd_write_text(FILE *f, const struct rd_report *rd, bool full)
 			fputc('\n', f);
 		}
 	if (rd->same_tree)
-		fputs("  the two series make the same tree: the same kernel but for its release name\n", f);
+		fprintf(f, "  the two series make the same tree: the same kernel but for its release name%s\n",
+			rd->reused ? "; the base was neither built nor run, the review's results stand for it" : "");
 	if (!full) {
 		fputs("  (the range-diff is in review.txt)\n", f);
 		return;
@@ -378,6 +379,7 @@ json_object *rd_to_json(const struct rd_report *rd)
 		return o;
 	}
 	json_object_object_add(o, "same_tree", json_object_new_boolean(rd->same_tree));
+	json_object_object_add(o, "baseline_reused", json_object_new_boolean(rd->reused));
 	for (int s = 0; s < RD_NSTATUS; s++)
 		json_object_object_add(c, names[s], json_object_new_int64(rd->count[s]));
 	json_object_object_add(o, "counts", c);

@@ -36,6 +36,7 @@ struct rd_report {
 	size_t nbase, nseries;
 	size_t count[RD_NSTATUS];	/* of the series' patches; RD_DROPPED: of the base's */
 	bool same_tree;		/* both make the same tree: the same kernel source */
+	bool reused;		/* so the base was neither built nor run (bpfwire-review sets it) */
 	char *text;		/* git range-diff's output */
 	char *not_run;		/* why there is no range, or NULL */
 	double seconds;

@@ -1115,11 +1115,13 @@ int main(int argc, char **argv)
 	}
 	snprintf(p, sizeof(p), "%s/meson-logs/review.json", bdir);
 	if (base_series && !rd.not_run && rd.same_tree && !tl_load(p, &blog, err, sizeof(err)) &&
-	    !tl_rename_root(&blog, bdir))
+	    !tl_rename_root(&blog, bdir)) {
+		rd.reused = true;
 		pr_info("baseline: the base series makes the same tree as the series (the same kernel but for its "
 			"release name): the review's results stand for it, not built or run twice");
-	else
+	} else {
 		base_reuse(base, commit, &blog);
+	}
 	missing = calloc(n + 1, sizeof(*missing));
 	for (int i = 0; i < n; i++)
 		if (!tl_find(&blog, names[i]))

@@ -1025,6 +1025,11 @@ static void test_range(void)
 		text = rd_text(&bad, false);
 		ASSERT_HAS(text, "  the two series make the same tree: the same kernel but for its release name\n",
 			   "the same tree said");
+		bad.reused = true;
+		free(text);
+		text = rd_text(&bad, false);
+		ASSERT_HAS(text, "release name; the base was neither built nor run, the review's results stand for it\n",
+			   "and the base not run, when bpfwire-review did not run it");
 	}
 	rd_free(&bad);
 	/* the sandbox wrote the files: a link is not followed */
