@@ -49,8 +49,9 @@ id() { awk -v s="$2" -v n="$3" '$1 == s && $2 == n { print $3 }' "$tmp/$1/range-
 
 range tar v8.mbx v7.mbx --source "$tmp/linux-source-9.2.tar.xz"
 [ "$rc" = 0 ] && has tar.log "range: applying the base series $tmp/v7.mbx" && has tar.log "range: 3 base patches, 3 patches of the series, tree differs"
-t $? "the tarball: exit 0 (got $rc), both series applied to the same pristine files"
-[ $? = 0 ] || sed 's/^/# /' "$tmp/tar.log"
+r=$?
+t $r "the tarball: exit 0 (got $rc), both series applied to the same pristine files"
+[ $r = 0 ] || sed 's/^/# /' "$tmp/tar.log"
 expect=$(printf '%s\n' "tree differs" "base 1 net: sock_4 returns 44" "base 2 net: sock_10 returns more" \
 	"base 3 net: dev_addr_lists_5, dropped in v8" "series 1 net: sock_4 returns 44" "series 2 net: sock_10 returns more" \
 	"series 3 net: new$(printf '\033')]0;owned$(printf '\007') verdict: OK")
