@@ -37,7 +37,7 @@ usage: build.sh --out DIR (--patches DIR [--fixes DIR] | --user-patches PATH)
                 [--flavour NAME] [--series-json TOOL] [--jobs N] [--sandbox]
                 [--kernel-version X.Y]
        build.sh --fit --out DIR --user-patches PATH [--source TARBALL]
-                [--kernel-version X.Y] [--sandbox]
+                [--kernel-version X.Y] [--sandbox] [--range-base PATH]
 
 Builds DIR/{bzImage,vmlinux,vmlinux.h,config,series.json} from the source
 plus the patch series.
@@ -80,13 +80,22 @@ plus the patch series.
   applies, 1 with the first patch and hunk that does not. The last line
   names the source's version (Linux X.Y.Z); for a git or unpacked tree
   that is all it does (the build itself tries the series there).
+--range-base PATH (with --fit): the previous version of the series (an
+  mbox or a patch directory). Both are applied to the same pristine files
+  (those either touches, from any kind of source), the base as branch
+  base, then the series as branch series, and DIR gets range-diff.txt
+  (git range-diff), range-pairs.txt (its lines without the diffs) and
+  range-patches.txt: "tree same|differs" (whether the two make the same
+  tree), then "SIDE N PATCH-ID SUBJECT" a patch (SIDE base or series,
+  PATCH-ID git patch-id --stable's, or - for no diff). Exit 1 when either
+  does not apply, naming it.
 Progress is one line per phase: source, patch, config, build (a line
 every 30 s with the objects compiled), btf.
 USAGE
 }
 
 out= patches= fixes= user_patches= localversion= jobs=0 flavour= series_tool= kapi=
-netpoll=auto netpoll_dir= kversion=
+netpoll=auto netpoll_dir= kversion= range_base= range_shown=
 sandbox=false fit=false inside= patches_shown= fragment_text= fragment_wanted=
 fragments=() series=()
 source=
@@ -110,6 +119,8 @@ while [ $# -gt 0 ]; do
 	--kernel-version) kversion=$2; shift 2 ;;
 	--sandbox) sandbox=true; shift ;;
 	--fit) fit=true; shift ;;
+	--range-base) range_base=$2; shift 2 ;;
+	--range-shown) range_shown=$2; shift 2 ;;
 	# Set by the sandboxed run of this script for itself.
 	--inside) inside=$2; shift 2 ;;
 	--patches-shown) patches_shown=$2; shift 2 ;;
@@ -119,6 +130,7 @@ while [ $# -gt 0 ]; do
 	*) echo "build.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
+[ -z "$range_base" ] || [ "$fit" = true ] || { echo "build.sh: --range-base needs --fit" >&2; exit 2; }
 if [ "$fit" = true ]; then
 	[ -n "$out" ] && [ -n "$user_patches" ] && [ "$user_patches" != none ] || { usage >&2; exit 2; }
 else
@@ -167,6 +179,10 @@ out=$(realpath -m "$out")
 if [ -n "$user_patches" ] && [ "$user_patches" != none ]; then
 	[ -e "$user_patches" ] || die "kernel patches $user_patches do not exist: name a directory with a series file, or an mbox"
 	user_patches=$(realpath "$user_patches")
+fi
+if [ -n "$range_base" ]; then
+	[ -e "$range_base" ] || die "the base series $range_base does not exist: name a directory with a series file, or an mbox"
+	range_base=$(realpath "$range_base")
 fi
 here=$(dirname "$(realpath "$0")")
 # A fragment sets a string only from this list: another string may be a
@@ -242,6 +258,10 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 		fi
 		a+=(--user-patches "$sbx/in/series" --patches-shown "$user_patches")
 	fi
+	if [ -n "$range_base" ]; then
+		cp -R -P -- "$range_base" "$sbx/in/base"
+		a+=(--range-base "$sbx/in/base" --range-shown "$range_base")
+	fi
 	if [ ${#fragments[@]} -gt 0 ]; then
 		cat "${fragments[@]}" >"$sbx/in/lab.fragment"
 		wanted_table >"$sbx/in/lab.wanted"
@@ -262,10 +282,18 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	   ! "$here/sandbox.sh" "${ro[@]}" -- test -r "$source" -a \( -f "$source" -o -x "$source" \); then
 		die "$source cannot be read by the sandbox's uid $uid, which builds a reviewer's series: make it readable by all (chmod -R o+rX, and o+x on its parents)"
 	fi
-	# Nothing is compiled and nothing comes out but the exit status.
+	# Nothing is compiled and nothing comes out but the exit status (and
+	# the range's text files: data, plain files only).
 	if [ "$fit" = true ]; then
-		"$here/sandbox.sh" --rw "$sbx" "${ro[@]}" -- bash "$here/build.sh" "${a[@]}"
-		exit $?
+		rm -f "$out"/range-{diff,pairs,patches}.txt
+		"$here/sandbox.sh" --rw "$sbx" "${ro[@]}" -- bash "$here/build.sh" "${a[@]}" || exit $?
+		[ -n "$range_base" ] || exit 0
+		[ -d "$sbx/out" ] && [ ! -L "$sbx/out" ] || die "the sandboxed range-diff left no output directory $sbx/out"
+		for f in range-diff.txt range-pairs.txt range-patches.txt; do
+			[ -f "$sbx/out/$f" ] && [ ! -L "$sbx/out/$f" ] || die "the sandboxed range-diff's $f is not a plain file: refused"
+			cp -- "$sbx/out/$f" "$out/$f"
+		done
+		exit 0
 	fi
 	# The sandbox's ccache starts as a copy of root's: root's hits, and
 	# nothing the series compiles ever reaches root's cache. Copied once
@@ -320,7 +348,7 @@ if [ "$fit" = true ] && [ "$kind" != tarball ]; then
 	fi
 	[ -n "$KSRC_KERNEL" ] || die "$source has no kernel Makefile with a VERSION at its top: not a kernel tree"
 	phase "fit: $source is $( [ "$kind" = git ] && echo "a git work tree" || echo "an unpacked tree") of Linux $KSRC_KERNEL (the build tries the series there)"
-	exit 0
+	[ -n "$range_base" ] || exit 0
 fi
 # Fixed committer and dates: the same inputs give the same commits.
 git_() { git -C "$src" -c user.name=bpfwire -c user.email=bpfwire@example.invalid \
@@ -341,12 +369,48 @@ need_space() {
 	die "$1 needs about $space_gib GiB free under $out; $(df -P -h "$out" | awk 'NR == 2 { print $4 " are free on " $6 }'). Nothing was unpacked: free some space (each bpfwire build directory's kernel/ holds about 4.2 GiB) and run again"
 }
 base_dirty=false base_name= base_commit= base_time=
+# fit_files: the Makefile and each path the series (and --range-base's)
+# touches, one a line, relative to the tree's top.
+fit_files() {
+	local list=() d f
+	for d in "$user_patches" $range_base; do
+		if [ -d "$d" ]; then list+=("$d"/*); else list+=("$d"); fi
+	done
+	{
+		echo Makefile
+		for f in "${list[@]}"; do
+			[ -f "$f" ] && ksrc_patch_files "$f" | grep -v ' => '
+		done
+	} | sort -u
+}
 # git on a user's tree: the tree's own config may name programs
 # (core.fsmonitor, hooks); none of them runs.
 gitsrc() { git -c safe.directory='*' -c core.fsmonitor=false -c core.hooksPath=/dev/null -C "$source" "$@"; }
 
 # --- source: the base commit, tagged pristine -------------------------------
-if [ "$kind" = tarball ]; then
+if [ "$fit" = true ] && [ "$kind" != tarball ]; then
+	# --range-base on a tree: only the files either series touches, as
+	# from a tarball; nothing else of the tree is read.
+	src=${inside:-$out}/fit-src
+	rm -rf "$src"
+	mkdir -p "$src"
+	fit_files >"$scratch/fit-files"
+	while read -r f; do
+		if [ "$kind" = git ]; then
+			gitsrc cat-file -e "HEAD:$f" 2>/dev/null || continue
+			mkdir -p "$src/$(dirname "$f")"
+			gitsrc show "HEAD:$f" >"$src/$f"
+		elif [ -f "$source/$f" ] && [ ! -L "$source/$f" ]; then
+			mkdir -p "$src/$(dirname "$f")"
+			cp -- "$source/$f" "$src/$f"
+		fi
+	done <"$scratch/fit-files"
+	git -C "$src" init -q
+	git_ add -A -f
+	git_ commit -q -m "$source (the files the series touch)"
+	git_ tag pristine
+	KSRC_DESC="$source (Linux $KSRC_KERNEL)"
+elif [ "$kind" = tarball ]; then
 	tarball=$source
 	stamp=$(stat -c '%s-%Y' "$tarball")
 	base_time=${stamp#*-} base_name=$(basename "$tarball")
@@ -362,17 +426,7 @@ if [ "$kind" = tarball ]; then
 		top=$(tar -tf "$tarball" 2>/dev/null | head -1) || true
 		top=${top%%/*}
 		[ -n "$top" ] || die "$tarball lists no files: not a kernel tarball"
-		if [ -d "$user_patches" ]; then
-			list=("$user_patches"/*)
-		else
-			list=("$user_patches")
-		fi
-		{
-			echo "$top/Makefile"
-			for f in "${list[@]}"; do
-				[ -f "$f" ] && ksrc_patch_files "$f" | grep -v ' => ' | sed "s|^|$top/|"
-			done
-		} | sort -u >"$scratch/fit-files"
+		fit_files | sed "s|^|$top/|" >"$scratch/fit-files"
 		phase "fit: taking $(($(wc -l <"$scratch/fit-files") - 1)) files the series touches from $tarball"
 		tar -xJf "$tarball" -C "$src" --strip-components=1 --no-wildcards --verbatim-files-from -T "$scratch/fit-files" 2>/dev/null || true
 		[ -f "$src/Makefile" ] || die "$tarball has no $top/Makefile: not a kernel tarball"
@@ -576,7 +630,41 @@ apply_user() {
 	[ "$user_n" -gt 0 ] || die "$shown holds no patch: no message in it has a diff"
 }
 
+# --range-base: the base series as branch base, then the series from the
+# same pristine as branch series; what git says of the two, as text files.
+range_diff() {
+	local side c n id
+	phase "range: applying the base series $range_shown"
+	patches_shown=$range_shown apply_user "$range_base"
+	git_ branch -f base "$head"
+	phase "range: applying the series ${patches_shown:-$user_patches}"
+	git_ read-tree pristine
+	head=$(git_ rev-parse pristine) user_n=0
+	rm -rf "$scratch/mbox" "$scratch"/mail.*
+	apply_user "$user_patches"
+	git_ branch -f series "$head"
+	git_ range-diff --no-color pristine..base pristine..series >"$dest/range-diff.txt"
+	git_ range-diff --no-color --no-patch pristine..base pristine..series >"$dest/range-pairs.txt"
+	{
+		[ "$(git_ rev-parse 'base^{tree}')" = "$(git_ rev-parse 'series^{tree}')" ] && echo "tree same" ||
+			echo "tree differs"
+		for side in base series; do
+			n=0
+			for c in $(git_ rev-list --reverse "pristine..$side"); do
+				n=$((n + 1))
+				id=$(git_ show --no-color --no-ext-diff --format='commit %H' "$c" | git patch-id --stable | cut -d' ' -f1)
+				printf '%s %d %s %s\n' "$side" "$n" "${id:--}" "$(git_ log -1 --format=%s "$c")"
+			done
+		done
+	} >"$dest/range-patches.txt"
+	phase "range: $(grep -c '^base ' "$dest/range-patches.txt") base patches, $(grep -c '^series ' "$dest/range-patches.txt") patches of the series, $(head -1 "$dest/range-patches.txt")"
+}
+
 netpoll_applied=true
+if [ -n "$range_base" ]; then
+	range_diff
+	exit 0
+fi
 if [ -n "$user_patches" ]; then
 	[ "$user_patches" = none ] || apply_user "$user_patches"
 	if [ "$fit" = true ]; then

@@ -295,6 +295,8 @@ int reply_write(FILE *f, const struct reply_to *t, const struct reply_env *env, 
 			VD_KNOWN_FLAKY, rep->known_flaky);
 	fprintf(f, "The same as the baseline: %zu tests, %zu cases, %zu checks, %zu counts.\n\n",
 		rep->same[VD_TEST], rep->same[VD_CASE], rep->same[VD_CHECK], rep->same[VD_COUNT]);
+	if (env->range_text && env->range_text[0])
+		fprintf(f, "%s\n", env->range_text);
 	if (env->static_text && env->static_text[0])
 		fprintf(f, "%s\n", env->static_text);
 	fputs("Environment:\n", f);

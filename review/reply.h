@@ -42,6 +42,7 @@ struct reply_env {
 	const char *command;	/* one command that reproduces the review */
 	const char *id;		/* the reply's Message-ID is <ID@example.invalid> */
 	const char *static_text;	/* the static section (st_write_text: escaped), or NULL */
+	const char *range_text;	/* against the base series (rd_write_text: escaped), or NULL */
 	time_t date;
 	int ntests;
 };

@@ -31,6 +31,7 @@
 #include "log.h"
 #include "page.h"
 #include "proc.h"
+#include "rangediff.h"
 #include "reply.h"
 #include "review-config.h"
 #include "runs.h"
@@ -58,7 +59,10 @@ static const char usage[] =
 "                    build-up), a build directory, or another series (the v7 of a\n"
 "                    v8: built in build-review-NAME-base on the same kernel). Default:\n"
 "                    the flavour bpfwire ships on the series' kernel (on 6.12, the one\n"
-"                    whose ksock API it has: upstream when unknown or absent)\n"
+"                    whose ksock API it has: upstream when unknown or absent). With a\n"
+"                    series: git range-diff of the two, each patch unchanged (same git\n"
+"                    patch-id --stable), changed or new, the base's dropped ones; when\n"
+"                    both make the same tree, the base is neither built nor run again\n"
 "  --name NAME       build-review-NAME and the results' name (default: SERIES's\n"
 "                    file name without .mbx, .mbox, .patch or .eml)\n"
 "  --source PATH     the kernel to patch: a tarball or a tree, never written to\n"
@@ -873,7 +877,7 @@ static int interrupted(const char *phase)
  */
 static void write_reply(const char *res, const char *name, const char *series, const char *bdir, const char *version,
 			const char *base, const char *commit, const struct opts *o, int argc, char **argv,
-			const struct vd_report *rep, int ntests, const char *static_text)
+			const struct vd_report *rep, int ntests, const char *static_text, const char *range_text)
 {
 	char p[PATH_MAX + 64], err[PATH_MAX + 128], kernel[512], configs[2048], cc[256] = "", command[8192];
 	char *gcc[] = { "gcc", "--version", NULL };
@@ -904,6 +908,7 @@ static void write_reply(const char *res, const char *name, const char *series, c
 	env.date = time(NULL);
 	env.ntests = ntests;
 	env.static_text = static_text;
+	env.range_text = range_text;
 	snprintf(p, sizeof(p), "%s/review.eml", res);
 	f = fopen(p, "w");
 	if (!f || reply_write(f, &t, &env, rep))
@@ -931,6 +936,7 @@ int main(int argc, char **argv)
 	struct opts o = { .retries = RETRIES_DEFAULT, .retry_budget = RETRY_BUDGET_DEFAULT };
 	struct fl_list known = { 0 };
 	struct st_report st = { 0 };
+	struct rd_report rd = { 0 };
 	struct tl_log rlog = { 0 }, blog = { 0 };
 	struct vd_report rep = { 0 };
 	struct phases ph = { 0 };
@@ -1036,6 +1042,8 @@ int main(int argc, char **argv)
 	if (run_static(bdir, &st))
 		return interrupted("the static checks (checkpatch.pl in the sandbox)");
 	ph.statics = st.seconds;
+	if (base_series && rd_run(&rd, BPFWIRE_SOURCE_ROOT, bdir, series, base_mbox, version, source))
+		return interrupted("the range-diff with the base series (build.sh --fit in the sandbox)");
 	kernel_api(bdir, api, sizeof(api), &apij);
 	pr_info("the kernel's ksock API: %s", api[0] ? api : "not detected (no kernel/api.json)");
 	/* The baseline runs on the same kernel version as the review. */
@@ -1105,7 +1113,15 @@ int main(int argc, char **argv)
 		if (proc_stopped())
 			return interrupted("the wait for another review of the baseline");
 	}
-	base_reuse(base, commit, &blog);
+	snprintf(p, sizeof(p), "%s/meson-logs/review.json", bdir);
+	if (base_series && !rd.not_run && rd.same_tree && !tl_load(p, &blog, err, sizeof(err)) &&
+	    !tl_rename_root(&blog, bdir)) {
+		rd.reused = true;
+		pr_info("baseline: the base series makes the same tree as the series (the same kernel but for its "
+			"release name): the review's results stand for it, not built or run twice");
+	} else {
+		base_reuse(base, commit, &blog);
+	}
 	missing = calloc(n + 1, sizeof(*missing));
 	for (int i = 0; i < n; i++)
 		if (!tl_find(&blog, names[i]))
@@ -1162,12 +1178,15 @@ int main(int argc, char **argv)
 	sj = summary_json(&o, name, bdir, base, commit, api, apij, &ph, &rep, &rlog);
 	json_object_object_add(sj, "kernel_version", json_object_new_string(version));
 	json_object_object_add(sj, "static", st_to_json(&st, o.strict));
+	if (base_series)
+		json_object_object_add(sj, "range", rd_to_json(&rd));
 	snprintf(p, sizeof(p), "%s/review.json", res);
 	if (json_object_to_file_ext(p, sj, JSON_C_TO_STRING_PRETTY))
 		pr_warn("couldn't write %s", p);
 	snprintf(p, sizeof(p), "%s/review.txt", res);
 	f = fopen(p, "w");
 	char header[2 * PATH_MAX + 512], times[1536], *extra = NULL, *stext = NULL;
+	char *rtext = base_series ? rd_text(&rd, true) : NULL, *rshort = base_series ? rd_text(&rd, false) : NULL;
 	size_t elen = 0, slen = 0;
 	FILE *ef = open_memstream(&extra, &elen), *sf = open_memstream(&stext, &slen);
 
@@ -1183,6 +1202,7 @@ int main(int argc, char **argv)
 		fclose(sf);
 	}
 	if (ef) {
+		fputs(rtext ? rtext : "", ef);
 		fputs(stext ? stext : "", ef);
 		fputs(times, ef);
 		fclose(ef);
@@ -1199,7 +1219,7 @@ int main(int argc, char **argv)
 			fclose(f);
 			f = NULL;
 			snprintf(title, sizeof(title), "review %s", name);
-			if (asprintf(&page, "%s%s", header, stext ? stext : "") < 0)
+			if (asprintf(&page, "%s%s%s", header, rtext ? rtext : "", stext ? stext : "") < 0)
 				page = NULL;
 			if (!page || review_page(res, title, page, &rep))
 				pr_warn("couldn't write %s/review.html", res);
@@ -1209,8 +1229,11 @@ int main(int argc, char **argv)
 	if (f)
 		fclose(f);
 	write_reply(res, name, series, bdir, version, base_series ? base_mbox : base, commit, &o, argc, argv, &rep, n,
-		    stext);
+		    stext, rshort);
 	free(extra);
+	free(rtext);
+	free(rshort);
+	rd_free(&rd);
 	free(stext);
 	json_object_put(sj);
 	json_object_put(apij);
