@@ -338,7 +338,7 @@ int rc_select(const struct rc_map *m, const struct series_touch *touch, const ch
 	      char *const *names, size_t n, struct rc_sel *sel)
 {
 	char *summary = NULL;
-	size_t nrun = 0;
+	size_t nhit = 0;
 
 	memset(sel, 0, sizeof(*sel));
 	sel->map = strdup(m->path ? m->path : "the map");
@@ -347,8 +347,7 @@ int rc_select(const struct rc_map *m, const struct series_touch *touch, const ch
 	sel->t = calloc(n + 1, sizeof(*sel->t));
 	if (!sel->map || !sel->files || !sel->kfuncs || !sel->t)
 		goto oom;
-	if (forced && set_all(sel, "%s%s: every test runs", forced, !strcmp(forced, "--tests") ?
-			      " names the tests" : ""))
+	if (forced && set_all(sel, "%s%s", forced, !strcmp(forced, "--tests") ? " names them" : ""))
 		goto oom;
 	if (touch->unread[0] && set_all(sel, "%s%s", "the series could not be read whole: ", touch->unread))
 		goto oom;
@@ -424,7 +423,8 @@ int rc_select(const struct rc_map *m, const struct series_touch *touch, const ch
 		}
 		t->run = sel->all || !t->sees || hit;
 		if (sel->all)
-			r = asprintf(&t->why, "every test runs");
+			r = asprintf(&t->why, "%s", !forced ? "every test runs" : !strcmp(forced, "--tests") ?
+				     "named by --tests" : "--all");
 		else if (!t->sees)
 			r = asprintf(&t->why, "run: neither %s nor a scenario's `needs` says what it sees", sel->map);
 		else if (hit)
@@ -437,14 +437,15 @@ int rc_select(const struct rc_map *m, const struct series_touch *touch, const ch
 		free(miss);
 		if (r < 0)
 			goto oom;
-		nrun += t->run;
+		nhit += t->run && t->sees;
 	}
-	/* never a review of nothing: the map's fallback, else every test */
-	if (!nrun && n) {
+	/* never a review of nothing reached: the map's fallback, else every test */
+	if (!sel->all && !nhit && n) {
 		for (size_t i = 0; i < m->n; i++)
 			for (size_t k = 0; m->r[i].kind == RC_FALLBACK && k < m->r[i].nwords; k++)
 				for (size_t j = 0; j < sel->n; j++)
 					if (!strcmp(sel->t[j].name, m->r[i].words[k]) && !sel->t[j].run) {
+						nhit++;
 						free(sel->t[j].why);
 						if (asprintf(&sel->t[j].why, "the series reaches no test (%s): the "
 							     "fallback of %s runs", summary, sel->map) < 0) {
@@ -452,9 +453,8 @@ int rc_select(const struct rc_map *m, const struct series_touch *touch, const ch
 							goto oom;
 						}
 						sel->t[j].run = true;
-						nrun++;
 					}
-		if (!nrun) {
+		if (!nhit) {
 			if (set_all(sel, "the series reaches no test (%s) and %s names no fallback among them",
 				    summary, sel->map))
 				goto oom;
