@@ -321,14 +321,11 @@ static char *reach_summary(const struct rc_sel *sel)
 	for (size_t i = 0; i < sel->nreached; i++)
 		fprintf(f, "%s%s", i ? " " : "", sel->reached[i]);
 	fputs(" (", f);
-	for (size_t i = 0; i < sel->nfiles; i++, first = false) {
-		fputs(first ? "" : ", ", f);
-		esc_fputs(f, sel->files[i].name, 0);
-	}
-	for (size_t i = 0; i < sel->nkfuncs; i++, first = false) {
-		fputs(first ? "kfunc " : ", kfunc ", f);
-		esc_fputs(f, sel->kfuncs[i].name, 0);
-	}
+	/* raw: the text escapes it once, as it prints it */
+	for (size_t i = 0; i < sel->nfiles; i++, first = false)
+		fprintf(f, "%s%s", first ? "" : ", ", sel->files[i].name);
+	for (size_t i = 0; i < sel->nkfuncs; i++, first = false)
+		fprintf(f, "%s%s", first ? "kfunc " : ", kfunc ", sel->kfuncs[i].name);
 	fputc(')', f);
 	fclose(f);
 	return s;

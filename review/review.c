@@ -50,9 +50,10 @@
 
 static const char usage[] =
 "usage: bpfwire-review [options] SERIES\n"
-"Build the lab kernel with SERIES in build-review-NAME, run the kernel suite,\n"
-"agent-guest and every scenario that fits the kernel's ksock API, and compare\n"
-"each test, TAP case, scenario check and count with the baseline.\n"
+"Build the lab kernel with SERIES in build-review-NAME, run those of the kernel\n"
+"suite, agent-guest and the scenarios that the series can reach (--all: each)\n"
+"and that fit the kernel's ksock API, and compare each test, TAP case, scenario\n"
+"check and count with the baseline.\n"
 "  SERIES            an mbox (`b4 am`, `git format-patch --stdout`) or a directory\n"
 "                    with a `series` file; applied with git am\n"
 "  --base seed|upstream|BUILD|SERIES   the baseline: the shipped flavour (build,\n"

@@ -342,6 +342,8 @@ static void test_everything(void)
 static void test_text_only(void)
 {
 	static const char docs[] = "From 0 x\nSubject: y\n\n+++ b/Documentation/admin-guide/sysctl/net.rst\n";
+	static const char escape_why[] =
+		"From 0 x\nSubject: y\n\n+++ b/net/core/bpf_ksock.c\n+++ b/Documentation/\x1b]0;t\x07\n";
 	static const char escape[] = "From 0 x\nSubject: y\n\n+++ b/net/\x1b[2Jx.c\n";
 	struct rc_sel sel;
 	char *text = NULL;
@@ -376,13 +378,27 @@ static void test_text_only(void)
 		}
 		map = keep;
 	}
+	if (select_text(escape_why, NULL, &sel)) {
+		f = open_memstream(&text, &len);
+		if (ASSERT_OK_PTR(f, "memstream")) {
+			rc_write_text(f, &sel);
+			fclose(f);
+			ASSERT_FALSE(strchr(text, '\x1b'), "no raw escape in a why");
+			ASSERT_HAS(text, "\n  skip netpoll-ipv4: not reached: the series touches only ksock "
+				   "(net/core/bpf_ksock.c, Documentation/\\x1b]0;t\\x07); it needs netpoll\n",
+				   "a skipped test's why: escaped once");
+			free(text);
+		}
+		rc_sel_free(&sel);
+	}
 	if (select_text(escape, NULL, &sel)) {
 		f = open_memstream(&text, &len);
 		if (ASSERT_OK_PTR(f, "memstream")) {
 			rc_write_text(f, &sel);
 			fclose(f);
 			ASSERT_FALSE(strchr(text, '\x1b'), "no raw escape");
-			ASSERT_HAS(text, "net/\\x1b[2Jx.c: no rule", "escaped");
+			ASSERT_HAS(text, "net/\\x1b[2Jx.c (no rule)", "escaped");
+			ASSERT_HAS(text, "): net/\\x1b[2Jx.c: no rule", "escaped once in the why");
 			free(text);
 		}
 		rc_sel_free(&sel);
