@@ -946,6 +946,7 @@ int main(int argc, char **argv)
 	struct phases ph = { 0 };
 	struct rc_map rmap;
 	struct rc_sel sel = { 0 };
+	const char *forced;
 	json_object *apij = NULL, *sj;
 	char **names, **missing;
 	int r, n, nmiss = 0;
@@ -961,11 +962,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": %s\n", err);
 		return CLI_EUSAGE;
 	}
-	/* the same for the map of what a series reaches */
+	/* the same for the map of what a series reaches; the command's own choice first */
 	if (rc_load(REACH_MAP, &rmap, err, sizeof(err))) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return CLI_EUSAGE;
 	}
+	forced = o.tests ? "--tests" : o.all ? "--all" : NULL;
 	if (o.compare)
 		return compare_only(o.compare, o.series, o.dry, &known);
 	if (series_check(o.series, err, sizeof(err))) {
@@ -1016,9 +1018,10 @@ int main(int argc, char **argv)
 		if (base_ok(bdir) ? test_list(bdir, o.tests, series_selftests(series) > 0, &names, &n) :
 		    rc_candidates(SCENARIOS, o.tests, series_selftests(series) > 0, &names, &n))
 			return REVIEW_NOBUILD;
-		if (rc_review(&rmap, series, o.all ? "--all" : o.tests ? "--tests" : NULL, SCENARIOS, names, &n, &sel,
-			      err, sizeof(err)))
-			return fprintf(stderr, PROG ": %s\n", err), REVIEW_NOBUILD;
+		if (rc_review(&rmap, series, forced, SCENARIOS, names, &n, &sel, err, sizeof(err))) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return REVIEW_NOBUILD;
+		}
 		rc_write_text(stdout, &sel);
 		return 0;
 	}
@@ -1104,9 +1107,10 @@ int main(int argc, char **argv)
 	/* 2. the review's tests */
 	if (test_list(bdir, o.tests, series_selftests(series) > 0, &names, &n))
 		return proc_stopped() ? interrupted("meson test --list") : o.tests ? CLI_EUSAGE : REVIEW_NOBUILD;
-	if (rc_review(&rmap, series, o.all ? "--all" : o.tests ? "--tests" : NULL, SCENARIOS, names, &n, &sel,
-		      err, sizeof(err)))
-		return pr_warn("%s", err), REVIEW_NOBUILD;
+	if (rc_review(&rmap, series, forced, SCENARIOS, names, &n, &sel, err, sizeof(err))) {
+		pr_warn("%s", err);
+		return REVIEW_NOBUILD;
+	}
 	rc_log(&sel);
 	t0 = now_s();
 	pr_info("running %d tests in %s", n, bdir);

@@ -8,7 +8,7 @@
 #  netpoll   a patch directory touching net/core/bpf_netpoll.c: the reverse
 #  unmapped  net/socket.c too: every test runs, the path named
 #  all       --all: every test runs, "--all" said
-#  tests     --tests: the named ones, none skipped
+#  tests     --tests: the named ones, none skipped (with --all too)
 #  nothing   the dry runs left no file behind
 #
 #   test-reach-dry.sh BPFWIRE_REVIEW SOURCE_ROOT
@@ -74,6 +74,10 @@ dry tests --tests netpoll-ipv4,ipv4-ksock "$tmp/ksock.mbx"
 t $([ $rc = 0 ] && grep -q '^reach: every test runs (2): --tests names them$' "$out" &&
 	grep -qx '  run  netpoll-ipv4: named by --tests' "$out" && echo 0) \
 	"tests: --tests runs what it names"
+
+dry tests-all --all --tests netpoll-ipv4 "$tmp/ksock.mbx"
+t $([ $rc = 0 ] && grep -q '^reach: every test runs (1): --tests names them$' "$out" && echo 0) \
+	"tests: with --all too, --tests decides and is named"
 
 t $([ -z "$(ls -A "$tmp/root")" ] && echo 0) "nothing: the dry runs left no file"
 tap_done
