@@ -32,6 +32,7 @@
 #include "page.h"
 #include "proc.h"
 #include "rangediff.h"
+#include "reach.h"
 #include "reply.h"
 #include "review-config.h"
 #include "runs.h"
@@ -50,9 +51,10 @@
 
 static const char usage[] =
 "usage: bpfwire-review [options] SERIES\n"
-"Build the lab kernel with SERIES in build-review-NAME, run the kernel suite,\n"
-"agent-guest and every scenario that fits the kernel's ksock API, and compare\n"
-"each test, TAP case, scenario check and count with the baseline.\n"
+"Build the lab kernel with SERIES in build-review-NAME, run those of the kernel\n"
+"suite, agent-guest and the scenarios that the series can reach (--all: each)\n"
+"and that fit the kernel's ksock API, and compare each test, TAP case, scenario\n"
+"check and count with the baseline.\n"
 "  SERIES            an mbox (`b4 am`, `git format-patch --stdout`) or a directory\n"
 "                    with a `series` file; applied with git am\n"
 "  --base seed|upstream|BUILD|SERIES   the baseline: the shipped flavour (build,\n"
@@ -72,9 +74,13 @@ static const char usage[] =
 "  --config FRAGMENT a config fragment merged after kernel/lab.config; repeat the\n"
 "                    option or separate with commas\n"
 "  --netpoll VALUE   -Dkernel_netpoll: bpfwire's netpoll series on top or not\n"
-"  --tests NAME,...  only these meson tests (default: kernel-suite, agent-guest,\n"
+"  --tests NAME,...  only these meson tests (default: of kernel-suite, agent-guest,\n"
 "                    selftests when the series carries selftests, and the suite\n"
-"                    scenarios; those that do not fit are SKIP)\n"
+"                    scenarios, those the series can reach: review/reach.map maps\n"
+"                    its paths and kfuncs to families, a scenario's `needs` says\n"
+"                    what it sees; a path no rule maps runs every test; each test\n"
+"                    not run is named with why; those that do not fit are SKIP)\n"
+"  --all             every one of those tests, whatever the series touches\n"
 "  --build-root DIR  where build-review-NAME is made (default: the source root)\n"
 "  --retries N       before a case is called worse, run the tests that hold worse\n"
 "                    cases again on both builds, up to N times (default 2, at most\n"
@@ -103,7 +109,7 @@ struct opts {
 	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare, *kernel;
 	char config[4096];
 	int retries, retry_budget;
-	bool dry, strict;
+	bool dry, strict, all;
 };
 
 /* --retries' bound, and its default and --retry-budget's (seconds) */
@@ -111,6 +117,8 @@ struct opts {
 #define RETRIES_DEFAULT 2
 #define RETRY_BUDGET_DEFAULT 600
 #define KNOWN_FLAKY BPFWIRE_SOURCE_ROOT "/review/known-flaky"
+#define REACH_MAP BPFWIRE_SOURCE_ROOT "/review/reach.map"
+#define SCENARIOS BPFWIRE_SOURCE_ROOT "/scenarios"
 
 /* Absolute, so meson (run in another directory) finds it. */
 static int absolute(const char *what, const char *path, char *out, size_t len)
@@ -138,6 +146,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "retries", required_argument, NULL, 'r' },
 		{ "retry-budget", required_argument, NULL, 'R' },
 		{ "strict", no_argument, NULL, 'S' },
+		{ "all", no_argument, NULL, 'A' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -171,6 +180,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		}
 		case 'n': o->dry = true; break;
 		case 'S': o->strict = true; break;
+		case 'A': o->all = true; break;
 		case 'v': log_level = LOG_DEBUG; break;
 		case 'c':
 			if (strlen(o->config) + strlen(optarg) + 2 > sizeof(o->config))
@@ -940,6 +950,9 @@ int main(int argc, char **argv)
 	struct tl_log rlog = { 0 }, blog = { 0 };
 	struct vd_report rep = { 0 };
 	struct phases ph = { 0 };
+	struct rc_map rmap;
+	struct rc_sel sel = { 0 };
+	const char *forced;
 	json_object *apij = NULL, *sj;
 	char **names, **missing;
 	int r, n, nmiss = 0;
@@ -955,6 +968,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": %s\n", err);
 		return CLI_EUSAGE;
 	}
+	/* the same for the map of what a series reaches; the command's own choice first */
+	if (rc_load(REACH_MAP, &rmap, err, sizeof(err))) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return CLI_EUSAGE;
+	}
+	forced = o.tests ? "--tests" : o.all ? "--all" : NULL;
 	if (o.compare)
 		return compare_only(o.compare, o.series, o.dry, &known);
 	if (series_check(o.series, err, sizeof(err))) {
@@ -996,11 +1015,20 @@ int main(int argc, char **argv)
 		       source[0] ? "--source's version" : o.kernel ? o.kernel : "each known kernel, newest first,");
 		for (int i = 0; rs.argv[i]; i++)
 			printf(" %s", rs.argv[i]);
-		printf(", meson compile -C %s (under %s), its kernel suite, agent-guest and scenarios,"
+		printf(", meson compile -C %s (under %s), the tests below,"
 		       " then compare with %s%s%s, running a test that holds a worse case again up to %d times"
 		       " on both within %d s\n", bdir, LOCK_KBUILD, base_series ? "the series " : "",
 		       o.base ? o.base : "the flavour bpfwire ships on that kernel", o.tests ? " (--tests)" : "",
 		       o.retries, o.retry_budget);
+		/* before a build, the source tree's tests */
+		if (base_ok(bdir) ? test_list(bdir, o.tests, series_selftests(series) > 0, &names, &n) :
+		    rc_candidates(SCENARIOS, o.tests, series_selftests(series) > 0, &names, &n))
+			return REVIEW_NOBUILD;
+		if (rc_review(&rmap, series, forced, SCENARIOS, names, &n, &sel, err, sizeof(err))) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return REVIEW_NOBUILD;
+		}
+		rc_write_text(stdout, &sel);
 		return 0;
 	}
 
@@ -1087,6 +1115,11 @@ int main(int argc, char **argv)
 	/* 2. the review's tests */
 	if (test_list(bdir, o.tests, series_selftests(series) > 0, &names, &n))
 		return proc_stopped() ? interrupted("meson test --list") : o.tests ? CLI_EUSAGE : REVIEW_NOBUILD;
+	if (rc_review(&rmap, series, forced, SCENARIOS, names, &n, &sel, err, sizeof(err))) {
+		pr_warn("%s", err);
+		return REVIEW_NOBUILD;
+	}
+	rc_log(&sel);
 	t0 = now_s();
 	pr_info("running %d tests in %s", n, bdir);
 	run_tests(bdir, "review", names, n);
@@ -1180,6 +1213,7 @@ int main(int argc, char **argv)
 	json_object_object_add(sj, "static", st_to_json(&st, o.strict));
 	if (base_series)
 		json_object_object_add(sj, "range", rd_to_json(&rd));
+	json_object_object_add(sj, "reach", rc_to_json(&sel));
 	snprintf(p, sizeof(p), "%s/review.json", res);
 	if (json_object_to_file_ext(p, sj, JSON_C_TO_STRING_PRETTY))
 		pr_warn("couldn't write %s", p);
@@ -1199,6 +1233,7 @@ int main(int argc, char **argv)
 	/* the static section, then the times: before the verdict */
 	if (sf) {
 		st_write_text(sf, &st, o.strict);
+		rc_write_text(sf, &sel);
 		fclose(sf);
 	}
 	if (ef) {
@@ -1238,5 +1273,7 @@ int main(int argc, char **argv)
 	json_object_put(sj);
 	json_object_put(apij);
 	st_free(&st);
+	rc_sel_free(&sel);
+	rc_map_free(&rmap);
 	return vd_worse(&rep) ? REVIEW_WORSE : 0;
 }

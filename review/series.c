@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The series a reviewer names: see series.h. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "errnames.h"
@@ -131,4 +133,252 @@ int series_name(const char *path, char *out, size_t len)
 	while (out[0] == '.')
 		memmove(out, out + 1, strlen(out));
 	return out[0] ? 0 : -1;
+}
+
+/* More paths or names than a series has: past it, nothing is skipped. */
+#define TOUCH_MAX 4096
+
+void series_touch_free(struct series_touch *t)
+{
+	char **v[] = { t->files, t->kfuncs, t->funcs };
+	size_t n[] = { t->nfiles, t->nkfuncs, t->nfuncs };
+
+	for (size_t k = 0; k < ARRAY_SIZE(v); k++) {
+		for (size_t i = 0; i < n[k]; i++)
+			free(v[k][i]);
+		free(v[k]);
+	}
+	memset(t, 0, sizeof(*t));
+}
+
+static void unread(struct series_touch *t, const char *what, const char *why)
+{
+	if (!t->unread[0])
+		snprintf(t->unread, sizeof(t->unread), "%.300s: %.200s", what, why);
+}
+
+static int add_name(struct series_touch *t, char ***v, size_t *n, const char *s, size_t len)
+{
+	char **nv;
+
+	if (!len)
+		return 0;
+	for (size_t i = 0; i < *n; i++)
+		if (strlen((*v)[i]) == len && !memcmp((*v)[i], s, len))
+			return 0;
+	if (*n >= TOUCH_MAX) {
+		unread(t, "the series", "more than 4096 paths or functions");
+		return 0;
+	}
+	nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n] = strndup(s, len);
+	if (!nv[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+/*
+ * A header's path, as git apply takes it: up to a tab (diff -u puts a
+ * date there), none for /dev/null, without its first component when
+ * strip (-p1). A quoted path stays quoted: no rule matches it.
+ */
+static int add_path(struct series_touch *t, const char *s, size_t len, bool strip)
+{
+	const char *tab = memchr(s, '\t', len), *sl;
+
+	if (tab)
+		len = tab - s;
+	if (len == 9 && !memcmp(s, "/dev/null", 9))
+		return 0;
+	if (strip && len && s[0] != '"' && (sl = memchr(s, '/', len))) {
+		len -= sl + 1 - s;
+		s = sl + 1;
+	}
+	return add_name(t, &t->files, &t->nfiles, s, len);
+}
+
+/* "diff --git a/P b/Q": P and Q; a line it cannot split is kept whole, and so matches no rule. */
+static int add_git_line(struct series_touch *t, const char *s, size_t len)
+{
+	const char *b = NULL;
+
+	for (size_t i = 2; len > 5 && s[0] != '"' && i + 3 <= len; i++)
+		if (!memcmp(s + i, " b/", 3)) {
+			if (b)
+				return add_name(t, &t->files, &t->nfiles, s, len);	/* two: ambiguous */
+			b = s + i;
+		}
+	if (!b || memcmp(s, "a/", 2))
+		return add_name(t, &t->files, &t->nfiles, s, len);
+	return add_name(t, &t->files, &t->nfiles, s + 2, b - s - 2) ?:
+	       add_name(t, &t->files, &t->nfiles, b + 3, s + len - b - 3);
+}
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The identifier right before the first '(' of s[0..len), or 0. */
+static size_t ident_before_paren(const char *s, size_t len, const char **name)
+{
+	const char *p = memchr(s, '(', len), *e;
+
+	if (!p)
+		return 0;
+	while (p > s && (p[-1] == ' ' || p[-1] == '\t'))
+		p--;
+	e = p;
+	while (p > s && ident_char(p[-1]))
+		p--;
+	if (p == e || (*p >= '0' && *p <= '9'))
+		return 0;
+	*name = p;
+	return e - p;
+}
+
+/* "__bpf_kfunc" as a word (not __bpf_kfunc_start_defs): where it ends, or NULL. */
+static const char *kfunc_mark(const char *s, size_t len)
+{
+	static const char m[] = "__bpf_kfunc";
+
+	for (const char *p = s; p + sizeof(m) - 1 <= s + len; p++)
+		if (!memcmp(p, m, sizeof(m) - 1) && (p == s || !ident_char(p[-1])) &&
+		    (p + sizeof(m) - 1 == s + len || !ident_char(p[sizeof(m) - 1])))
+			return p + sizeof(m) - 1;
+	return NULL;
+}
+
+static bool prefix_ci(const char *s, size_t len, const char *pre)
+{
+	size_t n = strlen(pre);
+
+	return len >= n && !strncasecmp(s, pre, n);
+}
+
+int series_touches_text(const char *text, size_t len, const char *what, struct series_touch *t)
+{
+	const char *end = text + len, *name;
+	char pending = 0;	/* a __bpf_kfunc line without its name: the next line of that sign has it */
+	int r = 0;
+
+	if (memchr(text, '\0', len))
+		unread(t, what, "a NUL byte in it");
+	for (const char *l = text; l < end && !r; ) {
+		const char *nl = memchr(l, '\n', end - l);
+		size_t n = (nl ? nl : end) - l, k;
+
+		if (n && l[n - 1] == '\r')
+			n--;
+		if (prefix_ci(l, n, "Content-Transfer-Encoding:")) {
+			const char *v = l + 26;
+			size_t vn = n - 26;
+
+			while (vn && (*v == ' ' || *v == '\t'))
+				v++, vn--;
+			if (!prefix_ci(v, vn, "7bit") && !prefix_ci(v, vn, "8bit") && !prefix_ci(v, vn, "binary"))
+				unread(t, what, "an encoded message (not 7bit or 8bit): its diff is not read here");
+		} else if (n > 11 && !memcmp(l, "diff --git ", 11)) {
+			r = add_git_line(t, l + 11, n - 11);
+		} else if (n > 4 && (!memcmp(l, "--- ", 4) || !memcmp(l, "+++ ", 4))) {
+			r = add_path(t, l + 4, n - 4, true);
+		} else if (n > 12 && (!memcmp(l, "rename from ", 12))) {
+			r = add_path(t, l + 12, n - 12, false);
+		} else if (n > 10 && (!memcmp(l, "rename to ", 10) || !memcmp(l, "copy from ", 10))) {
+			r = add_path(t, l + 10, n - 10, false);
+		} else if (n > 8 && !memcmp(l, "copy to ", 8)) {
+			r = add_path(t, l + 8, n - 8, false);
+		} else if (n > 3 && !memcmp(l, "@@ ", 3)) {
+			/* "@@ -a,b +c,d @@ CONTEXT": the function the hunk changes */
+			const char *c = memmem(l + 3, n - 3, " @@", 3), *m;
+
+			pending = 0;
+			if (c) {
+				c += 3;
+				k = ident_before_paren(c, l + n - c, &name);
+				m = kfunc_mark(c, l + n - c);
+				if (k)
+					r = add_name(t, m ? &t->kfuncs : &t->funcs, m ? &t->nkfuncs : &t->nfuncs, name, k);
+			}
+		} else if (n > 1 && (l[0] == '+' || l[0] == '-')) {
+			const char *m = kfunc_mark(l + 1, n - 1), *f = memmem(l + 1, n - 1, "BTF_ID_FLAGS(func,", 18);
+
+			if (f) {
+				const char *s = f + 18, *e;
+
+				while (s < l + n && (*s == ' ' || *s == '\t'))
+					s++;
+				for (e = s; e < l + n && ident_char(*e); e++)
+					;
+				r = add_name(t, &t->kfuncs, &t->nkfuncs, s, e - s);
+			} else if (m || pending == l[0]) {
+				const char *from = m ? m : l + 1;
+
+				k = ident_before_paren(from, l + n - from, &name);
+				if (k)
+					r = add_name(t, &t->kfuncs, &t->nkfuncs, name, k);
+				pending = k || !m ? 0 : l[0];
+			}
+		}
+		l = nl ? nl + 1 : end;
+	}
+	return r;
+}
+
+int series_touches(const char *path, struct series_touch *t, char *err, size_t errlen)
+{
+	char buf[PATH_MAX + 16], *list, *save = NULL, *text;
+	struct stat st;
+	size_t len;
+	int r = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (stat(path, &st)) {
+		unread(t, path, errno_str(errno));
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		text = read_user_file(path, &len);
+		if (!text)
+			unread(t, path, errno_str(errno));
+		else
+			r = series_touches_text(text, len, path, t);
+		free(text);
+		goto out;
+	}
+	snprintf(buf, sizeof(buf), "%s/series", path);
+	list = read_user_file(buf, NULL);
+	if (!list)
+		unread(t, buf, errno_str(errno));
+	for (char *l = list ? strtok_r(list, "\n", &save) : NULL; l && !r; l = strtok_r(NULL, "\n", &save)) {
+		l[strcspn(l, "\r")] = '\0';
+		if (!*l || *l == '#')
+			continue;
+		/* never a path the series file steers outside the directory */
+		if (strchr(l, '/')) {
+			unread(t, l, "a series entry with a '/' is not read here");
+			continue;
+		}
+		snprintf(buf, sizeof(buf), "%s/%s", path, l);
+		text = read_user_file(buf, &len);
+		if (!text)
+			unread(t, buf, errno_str(errno));
+		else
+			r = series_touches_text(text, len, buf, t);
+		free(text);
+	}
+	free(list);
+out:
+	if (r) {
+		snprintf(err, errlen, "%s: %s", path, errno_str(-r));
+		series_touch_free(t);
+		return -1;
+	}
+	if (!t->nfiles)
+		unread(t, path, "no diff found in it");
+	return 0;
 }

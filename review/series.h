@@ -26,4 +26,27 @@ int series_selftests(const char *path);
 /* 0 when name is usable in build-review-NAME. */
 int series_name_ok(const char *name);
 
+/*
+ * What a series' patches touch, read from their text as git apply reads
+ * it (no shell, no git): each path of a diff header (diff --git, ---, +++,
+ * rename and copy lines; a quoted path kept quoted), the kfuncs its
+ * changed lines define or register (__bpf_kfunc, BTF_ID_FLAGS(func, X))
+ * and the functions its hunks change (a hunk header's function context).
+ * Each name once, in the order first seen. What could not be read (an
+ * encoded message, a NUL byte, a series entry outside the directory, an
+ * unreadable file, no diff at all) is said in unread: a reader must then
+ * assume the series touches anything.
+ */
+struct series_touch {
+	char **files, **kfuncs, **funcs;
+	size_t nfiles, nkfuncs, nfuncs;
+	char unread[512];
+};
+
+/* 0, or -1 only out of memory (err says so). */
+int series_touches(const char *path, struct series_touch *t, char *err, size_t errlen);
+/* The same on one text (a message or an mbox); len counts its bytes. */
+int series_touches_text(const char *text, size_t len, const char *what, struct series_touch *t);
+void series_touch_free(struct series_touch *t);
+
 #endif

@@ -16,7 +16,8 @@
 #                                   logs go, so that it runs (a clean
 #                                   checkout's review reuses them: .commit)
 #
-# The fake meson: setup makes build.ninja; test --list names kernel-suite;
+# The fake meson: setup makes build.ninja; test --list names kernel-suite
+# (or prints $tmp/list); test adds "LOGBASE ARGS" to $tmp/tests.WHO;
 # compile and test hang at the step named in $tmp/slow ("compile:review",
 # "test:base", ...: STEP:WHO, or STEP:WHO:LOGBASE) with a grandchild
 # "hang $tmp" ("test:review" ignoring SIGTERM) and write $tmp/started;
@@ -62,7 +63,7 @@ fake_meson_setup() {
 		esac
 		dir=$2 logbase=
 		case $dir in "$tmp/base") who=base ;; *) who=review ;; esac
-		case " $* " in *" --list "*) echo "bpfwire:kernel / kernel-suite"; exit 0 ;; esac
+		case " $* " in *" --list "*) cat "$tmp/list" 2>/dev/null || echo "bpfwire:kernel / kernel-suite"; exit 0 ;; esac
 		for ((i = 1; i < $#; i++)); do [ "${!i}" = --logbase ] && { j=$((i + 1)); logbase=${!j}; }; done
 		slow=$(cat "$tmp/slow")
 		if [ "$slow" = "$cmd:$who" ] || [ "$slow" = "$cmd:$who:$logbase" ]; then
@@ -81,6 +82,7 @@ fake_meson_setup() {
 			cp "$tmp/series.json" "$dir/kernel/series.json"
 		fi
 		[ "$cmd" = test ] || exit 0
+		echo "$logbase $*" >>"$tmp/tests.$who"
 		tap="ok 1 - a"
 		for f in "$tmp/tap.$who.$logbase" "$tmp/tap.$who"; do [ -f "$f" ] && { tap=$(cat "$f"); break; }; done
 		result=OK
