@@ -78,9 +78,11 @@ static const char usage[] =
 "                    with its counts, not counted as worse\n"
 "  --retry-budget S  start no rerun that would end later than S seconds after the\n"
 "                    first (default 600); the review prints the budget and estimate\n"
-"  --strict          static findings (checkpatch.pl --strict of the series' tree on\n"
-"                    each of its patches: errors and warnings) count as worse; by\n"
-"                    default they are reported in their own section only\n"
+"  --strict          static findings count as worse: checkpatch.pl --strict of the\n"
+"                    series' tree on each of its patches (errors and warnings), and,\n"
+"                    each patch on its parent, a patch whose touched objects do not\n"
+"                    build and each W=1 or sparse warning it adds; by default they\n"
+"                    are reported in their own section only\n"
 "  --compare BASE_LOG  SERIES is then a review's test log: compare the two\n"
 "                    (a results dir's baseline.testlog.json and review.testlog.json)\n"
 "                    again, build and run nothing\n"
@@ -851,7 +853,10 @@ static int run_static(const char *bdir, struct st_report *st)
 	} else if (st_load(st, out, err, sizeof(err))) {
 		st_not_run(st, err);
 	}
-	return 0;
+	/* each patch on its own parent: its objects build; W=1 and sparse warnings as sets */
+	pp_run(&st->pp, BPFWIRE_SOURCE_ROOT, bdir, st->patches, proc_run);
+	st->seconds = now_s() - t0;
+	return proc_stopped() ? -1 : 0;
 }
 
 /*
