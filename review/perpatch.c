@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "errnames.h"
 #include "escape.h"
@@ -29,6 +30,23 @@ static char *dup_n(const char *s, size_t n)
 		d[n] = '\0';
 	}
 	return d;
+}
+
+/*
+ * A file the sandbox wrote: plain (a FIFO would block root's open; the
+ * sandbox has ended, so it stays plain), no link, capped.
+ */
+static char *read_data(const char *path, size_t max)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return NULL;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return read_file_max(path, NULL, max);
 }
 
 static void warning_free(struct pp_warning *w)
@@ -295,8 +313,7 @@ static int commit_load(struct commit *c, const char *dir, int k, const char *pre
 	if (c->loaded)
 		return 0;
 	snprintf(path, sizeof(path), "%s/s%d.status", dir, k);
-	/* O_NOFOLLOW, capped: the sandbox wrote the directory */
-	text = read_file_max(path, NULL, PP_LIST_MAX);
+	text = read_data(path, PP_LIST_MAX);
 	if (!text) {
 		snprintf(err, errlen, "%s: %s", path, errno_str(errno));
 		return -1;
@@ -337,7 +354,7 @@ static int commit_load(struct commit *c, const char *dir, int k, const char *pre
 	}
 	free(text);
 	snprintf(path, sizeof(path), "%s/s%d.log", dir, k);
-	log = r ? NULL : read_file_max(path, NULL, PP_LOG_MAX);
+	log = r ? NULL : read_data(path, PP_LOG_MAX);
 	/* no make ran when every object was absent */
 	if (!r && !log && errno != ENOENT) {
 		snprintf(err, errlen, "%s: %s", path, errno_str(errno));
@@ -400,7 +417,7 @@ static int load_patch(struct pp_report *pp, int i, struct commit *c, const char 
 	int r = 0;
 
 	snprintf(path, sizeof(path), "%s/%04d.files", dir, i);
-	text = read_file_max(path, NULL, PP_LIST_MAX);
+	text = read_data(path, PP_LIST_MAX);
 	if (!text) {
 		snprintf(err, errlen, "%s: %s", path, errno_str(errno));
 		return -1;
@@ -491,7 +508,7 @@ int pp_load(struct pp_report *pp, int patches, const char *dir, const char *pref
 	pp->p = calloc(patches, sizeof(*pp->p));
 	c = calloc(patches + 1, sizeof(*c));
 	snprintf(path, sizeof(path), "%s/tools", dir);
-	tools = read_file_max(path, NULL, 4096);
+	tools = read_data(path, 4096);
 	if (!pp->p || !c || !tools) {
 		snprintf(err, errlen, "%s: %s", path, errno_str(pp->p && c ? errno : ENOMEM));
 		free(c), free(tools);

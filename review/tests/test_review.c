@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "file.h"
 #include "flaky.h"
@@ -1002,6 +1003,15 @@ static void test_perpatch(void)
 		unlink(strcat(strcpy(e, tmp), "/s2.status"));
 		ASSERT_NEQ(pp_load(&pp, 3, tmp, PP_TREE, e, sizeof(e)), 0, "a status file missing");
 		ASSERT_HAS(e, "s2.status", "named");
+		pp_free(&pp);
+		put(tmp, "s2.status", "failed net/core/sock.o\n");
+		snprintf(e, sizeof(e), "%s/s1.log", tmp);
+		unlink(e);
+		/* a FIFO would block root's open for good */
+		if (ASSERT_OK(mkfifo(e, 0644), "mkfifo")) {
+			ASSERT_NEQ(pp_load(&pp, 3, tmp, PP_TREE, e, sizeof(e)), 0, "a log that is a FIFO");
+			ASSERT_HAS(e, "s1.log", "named");
+		}
 		pp_free(&pp);
 		{
 			char cmd[128];
