@@ -110,16 +110,24 @@ static const char *relative(const char *p, const char *prefix)
 	return p;
 }
 
-/* OBJS' index of PATH (an object, or its .c), or -1. */
+/*
+ * OBJS' index of PATH (an object, or its .c; relative, or a path that ends
+ * in "/" and it: a source named from another root), or -1.
+ */
 static int find_object(const char *path, char **objs, size_t nobj)
 {
 	size_t l = strlen(path);
 
+	if (l < 2 || path[l - 2] != '.' || (path[l - 1] != 'o' && path[l - 1] != 'c'))
+		return -1;
 	for (size_t i = 0; i < nobj; i++) {
 		size_t ol = strlen(objs[i]);
+		const char *tail;
 
-		if (ol == l && !strncmp(objs[i], path, l - 1) && (path[l - 1] == 'o' || path[l - 1] == 'c') &&
-		    l >= 2 && path[l - 2] == '.')
+		if (ol > l)
+			continue;
+		tail = path + l - ol;
+		if (!strncmp(objs[i], tail, ol - 1) && (tail == path || tail[-1] == '/'))
 			return (int)i;
 	}
 	return -1;
@@ -447,6 +455,8 @@ static int load_patch(struct pp_report *pp, int i, struct commit *c, const char 
 			}
 		} else if (!strncmp(line, "config ", 7)) {
 			r = add_skipped(p, line + 7, ": not built in this config");
+		} else if (!strncmp(line, "host ", 5)) {
+			r = add_skipped(p, line + 5, ": a host tool's or a test's file, not the kernel's");
 		} else if (!strncmp(line, "other ", 6)) {
 			r = add_skipped(p, line + 6, ": not a .c file");
 		} else if (!strcmp(line, "name")) {

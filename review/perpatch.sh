@@ -19,7 +19,9 @@
 #   tools          "sparse VERSION" or "sparse none", "gcc VERSION"
 #   NNNN.files     per patch, a line a file it touches: "c PATH" (built
 #                  here), "config PATH" (a .c file this config does not
-#                  build), "other PATH" (not a .c file), "name" (a name
+#                  build), "host PATH" (scripts/, tools/, usr/: a host
+#                  tool's or a test's), "other PATH" (not a .c file),
+#                  "name" (a name
 #                  with bytes other than [A-Za-z0-9_./+,-]: not shown)
 #   sK.log         make's output at commit K (0: pristine, K: patch K),
 #                  for the objects of patches K and K+1
@@ -66,6 +68,7 @@ for ((i = 1; i <= n; i++)); do
 		fi
 		touched[$p]=1
 		case $p in
+		scripts/*|tools/*|usr/*) echo "host $p" >>"$f" ;;
 		*.c)
 			# kbuild made it in the review's build (its .cmd): this config builds it
 			if [ -f "$obj/$(dirname "$p")/.$(basename "${p%.c}").o.cmd" ]; then

@@ -896,7 +896,7 @@ static const char pp_log[] =
 	PP_TREE "/net/core/sock.c: At top level:\n"
 	PP_TREE "/net/core/sock.c:20:5: warning: no previous prototype for 'sock_y' [-Wmissing-prototypes]\n"
 	"net/core/sock.o: warning: objtool: sock_z+0x1c: unreachable instruction\n"
-	"  CHECK   " PP_TREE "/net/core/sock.c\n"
+	"  CHECK   ../src/net/core/sock.c\n"
 	PP_TREE "/net/core/sock.c:30:13: warning: symbol 'sock_w' was not declared. Should it be static?\n"
 	"  CC [M]  net/ipv4/tcp_x.o\n"
 	PP_TREE "/net/ipv4/tcp_x.c:3:1: error: expected ';' before '}' token\n"
@@ -932,7 +932,7 @@ static void test_perpatch(void)
 		ASSERT_STREQ(w[0].w[1].symbol, "", "at top level: no function");
 		ASSERT_STREQ(w[0].w[2].file, "net/core/sock.o", "objtool's");
 		ASSERT_STREQ(w[0].w[2].message, "objtool: sock_z: unreachable instruction", "its offset dropped");
-		ASSERT_STREQ(w[0].w[3].tool, "sparse", "after CHECK: sparse's");
+		ASSERT_STREQ(w[0].w[3].tool, "sparse", "after CHECK (its source named from elsewhere): sparse's");
 		ASSERT_EQ(w[1].n, 0, "tcp_x.o (CC [M]): no warning");
 		ASSERT_STREQ(err[1] ? err[1] : "", "net/ipv4/tcp_x.c:3:1: error: expected ';' before '}' token",
 			     "tcp_x.o's error");
@@ -956,7 +956,7 @@ static void test_perpatch(void)
 	/* perpatch.sh's files of 3 patches: 1 replaces a warning, 2 breaks sock.o, 3 repairs it */
 	if (ASSERT_OK_PTR(mkdtemp(tmp), "mkdtemp")) {
 		put(tmp, "tools", "sparse 0.6.4\ngcc 12.2.0\n");
-		put(tmp, "0001.files", "c net/core/sock.c\nother include/net/sock.h\nname\n");
+		put(tmp, "0001.files", "c net/core/sock.c\nother include/net/sock.h\nname\nhost tools/x.c\n");
 		put(tmp, "0002.files", "c net/core/sock.c\n");
 		put(tmp, "0003.files", "c net/core/sock.c\nconfig drivers/x.c\n");
 		put(tmp, "s0.status", "built net/core/sock.o\n");
@@ -974,7 +974,7 @@ static void test_perpatch(void)
 			ASSERT_TRUE(pp.p[2].repairs && !pp.p[2].breaks, "3 repairs it");
 			ASSERT_TRUE(pp.p[0].nadded == 1 && pp.p[0].ngone == 1 && pp.p[0].nparent == pp.p[0].npatch,
 				    "1: one new, one gone, the same count");
-			ASSERT_EQ(pp.p[0].nskipped, 2, "1: the header and the odd name, not compiled");
+			ASSERT_EQ(pp.p[0].nskipped, 3, "1: the header, the odd name and the tool's file, not compiled");
 			ASSERT_EQ(pp.p[2].nskipped, 1, "3: a file this config does not build");
 			ASSERT_EQ(pp.added, 1, "one new warning in all");
 			ASSERT_EQ(pp_counted(&pp, false), 0, "not counted by default");
