@@ -41,7 +41,7 @@ git_ rev-parse -q --verify pristine >/dev/null || { echo "perpatch: $src has no 
 mapfile -t commits < <(git_ rev-list --reverse pristine..HEAD)
 [ "${#commits[@]}" -ge "$n" ] ||
 	{ echo "perpatch: $src has ${#commits[@]} commits after pristine, fewer than the series' $n" >&2; exit 3; }
-rev=("$(git_ rev-parse pristine^{commit})" "${commits[@]:0:n}")
+rev=("$(git_ rev-parse "pristine^{commit}")" "${commits[@]:0:n}")
 mkdir -p "$out" "$work"
 
 c1=()
@@ -132,11 +132,12 @@ for ((k = 0; k <= n; k++)); do
 	s=$out/s$k
 	: >"$s.status"
 	# patch K's objects (after) and patch K+1's (before), once each
+	# shellcheck disable=SC2086 # lists of checked names
 	targets=$(printf '%s\n' ${compile[k]:-} ${compile[k + 1]:-} | sed '/^$/d' | sort -u)
 	[ -n "$targets" ] || continue
 	set_commit "$k"
 	objs=()
-	for p in $targets; do
+	for p in $targets; do	# checked names: no blanks
 		if [ -f "$work/src/$p" ]; then
 			rm -f "$work/obj/${p%.c}.o"
 			objs+=("${p%.c}.o")

@@ -29,7 +29,7 @@ root=$(realpath "$2")
 . "$root/kernel/tests/fake-kernel.sh"
 . "$root/review/tests/fake-meson.sh"
 review=$(realpath "$1")
-command -v gcc >/dev/null && command -v make >/dev/null || { echo "1..0 # SKIP no gcc or make"; exit 0; }
+for p in gcc make jq; do command -v $p >/dev/null || { echo "1..0 # SKIP no $p"; exit 0; }; done
 command -v sparse >/dev/null || { echo "1..0 # SKIP no sparse (apt-get install sparse): C=1 is not run without it"; exit 0; }
 fake_meson_need PERPATCH_TEST_NS "$0" "$@"
 tap_tmpdir
