@@ -614,8 +614,8 @@ void pp_write_text(FILE *f, const struct pp_report *pp, char *const *subjects, b
 		pp->sparse ? " and sparse (C=1)" : "; sparse is not installed (apt-get install sparse)");
 	esc_fputs(f, pp->tools, 0);
 	fprintf(f, "), warnings compared as sets (file, function, message): %d patches, %zu objects, "
-		"%zu patches break the build, %zu new warnings (%s)\n", pp->patches, objects, broken, pp->added,
-		strict ? "--strict: they count as worse" : "not counted as worse; --strict counts them");
+		"%zu patches break the build, %zu new warnings (%s), %.0f s\n", pp->patches, objects, broken, pp->added,
+		strict ? "--strict: they count as worse" : "not counted as worse; --strict counts them", pp->seconds);
 	if (pp->first_broken) {
 		fprintf(f, "  the first patch that breaks the build: patch %d \"", pp->first_broken);
 		esc_fputs(f, subjects ? subjects[pp->first_broken - 1] : "", 0);

@@ -1039,7 +1039,7 @@ int main(int argc, char **argv)
 	ph.build = now_s() - t0;
 	pr_info("built in %.0f s", ph.build);
 	if (run_static(bdir, &st))
-		return interrupted("the static checks (checkpatch.pl in the sandbox)");
+		return interrupted("the static checks (checkpatch.pl and the per-patch builds in the sandbox)");
 	ph.statics = st.seconds;
 	kernel_api(bdir, api, sizeof(api), &apij);
 	pr_info("the kernel's ksock API: %s", api[0] ? api : "not detected (no kernel/api.json)");
