@@ -111,6 +111,8 @@ farm "$work/src" $(printf '%s\n' "${!touched[@]}")
 mkdir -p "$work/obj"
 # The review's config; the first run (or a new config) prepares WORK/obj.
 cmp -s "$obj/.config" "$work/obj/.config" || cp "$obj/.config" "$work/obj/.config"
+[ -f "$work/obj/include/config/auto.conf" ] || [ ! -f "$src/scripts/Kbuild.include" ] ||
+	echo "perpatch: $work/obj is new: its first make prepares it (host tools, objtool, headers), once"
 
 # set_commit K: each touched file as commit K has it (absent when it has
 # none); a file that did not change keeps its mtime, so make rebuilds

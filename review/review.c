@@ -807,8 +807,9 @@ static void review_setup(struct review_setup *rs, const char *bdir, const char *
  * The static checks: review/checkpatch.sh in the sandbox, on the built
  * tree (BDIR/kernel/sbx/src, whose first commits after pristine are the
  * series' own, as series.json counts them), into BDIR/static; then its
- * files read as data. What kept it from running is said in st, not
- * fatal. -1 only when a signal stopped it.
+ * files read as data; then each patch on its parent (perpatch.c). What
+ * kept them from running is said in st, not fatal. -1 only when a
+ * signal stopped them.
  */
 static int run_static(const char *bdir, struct st_report *st)
 {
