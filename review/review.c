@@ -88,9 +88,11 @@ static const char usage[] =
 "                    with its counts, not counted as worse\n"
 "  --retry-budget S  start no rerun that would end later than S seconds after the\n"
 "                    first (default 600); the review prints the budget and estimate\n"
-"  --strict          static findings (checkpatch.pl --strict of the series' tree on\n"
-"                    each of its patches: errors and warnings) count as worse; by\n"
-"                    default they are reported in their own section only\n"
+"  --strict          static findings count as worse: checkpatch.pl --strict of the\n"
+"                    series' tree on each of its patches (errors and warnings), and,\n"
+"                    each patch on its parent, a patch whose touched objects do not\n"
+"                    build and each W=1 or sparse warning it adds; by default they\n"
+"                    are reported in their own section only\n"
 "  --compare BASE_LOG  SERIES is then a review's test log: compare the two\n"
 "                    (a results dir's baseline.testlog.json and review.testlog.json)\n"
 "                    again, build and run nothing\n"
@@ -819,8 +821,9 @@ static void review_setup(struct review_setup *rs, const char *bdir, const char *
  * The static checks: review/checkpatch.sh in the sandbox, on the built
  * tree (BDIR/kernel/sbx/src, whose first commits after pristine are the
  * series' own, as series.json counts them), into BDIR/static; then its
- * files read as data. What kept it from running is said in st, not
- * fatal. -1 only when a signal stopped it.
+ * files read as data; then each patch on its parent (perpatch.c). What
+ * kept them from running is said in st, not fatal. -1 only when a
+ * signal stopped them.
  */
 static int run_static(const char *bdir, struct st_report *st)
 {
@@ -865,7 +868,10 @@ static int run_static(const char *bdir, struct st_report *st)
 	} else if (st_load(st, out, err, sizeof(err))) {
 		st_not_run(st, err);
 	}
-	return 0;
+	/* each patch on its own parent: its objects build; W=1 and sparse warnings as sets */
+	pp_run(&st->pp, BPFWIRE_SOURCE_ROOT, bdir, st->patches, proc_run);
+	st->seconds = now_s() - t0;
+	return proc_stopped() ? -1 : 0;
 }
 
 /*
@@ -1068,7 +1074,7 @@ int main(int argc, char **argv)
 	ph.build = now_s() - t0;
 	pr_info("built in %.0f s", ph.build);
 	if (run_static(bdir, &st))
-		return interrupted("the static checks (checkpatch.pl in the sandbox)");
+		return interrupted("the static checks (checkpatch.pl and the per-patch builds in the sandbox)");
 	ph.statics = st.seconds;
 	if (base_series && rd_run(&rd, BPFWIRE_SOURCE_ROOT, bdir, series, base_mbox, version, source))
 		return interrupted("the range-diff with the base series (build.sh --fit in the sandbox)");

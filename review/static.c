@@ -31,6 +31,7 @@ void st_free(struct st_report *st)
 	free(st->subjects);
 	free(st->f);
 	free(st->not_run);
+	pp_free(&st->pp);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -176,7 +177,7 @@ int st_load(struct st_report *st, const char *dir, char *err, size_t errlen)
 
 size_t st_counted(const struct st_report *st, bool strict)
 {
-	return strict && !st->not_run ? st->errors + st->warnings : 0;
+	return (strict && !st->not_run ? st->errors + st->warnings : 0) + pp_counted(&st->pp, strict);
 }
 
 void st_write_text(FILE *f, const struct st_report *st, bool strict)
@@ -185,6 +186,7 @@ void st_write_text(FILE *f, const struct st_report *st, bool strict)
 		fputs("static: checkpatch.pl --strict not run: ", f);
 		esc_fputs(f, st->not_run, 0);
 		fputc('\n', f);
+		pp_write_text(f, &st->pp, st->subjects, strict);
 		return;
 	}
 	fprintf(f, "static: checkpatch.pl --strict of the series' tree on each of its %d patches: "
@@ -215,6 +217,7 @@ void st_write_text(FILE *f, const struct st_report *st, bool strict)
 	if (st->errors + st->warnings + st->checks > st->n)
 		fprintf(f, "  (%zu more not listed: see static/NNNN.checkpatch in the build)\n",
 			st->errors + st->warnings + st->checks - st->n);
+	pp_write_text(f, &st->pp, st->subjects, strict);
 }
 
 json_object *st_to_json(const struct st_report *st, bool strict)
@@ -244,5 +247,6 @@ json_object *st_to_json(const struct st_report *st, bool strict)
 		json_object_array_add(list, j);
 	}
 	json_object_object_add(o, "findings", list);
+	json_object_object_add(o, "per_patch", pp_to_json(&st->pp, st->subjects));
 	return o;
 }

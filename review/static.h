@@ -16,6 +16,8 @@
 
 #include <json-c/json.h>
 
+#include "perpatch.h"
+
 /* A finding of checkpatch's: "ERROR:TYPE: message" and its "#N: FILE: path:line:". */
 struct st_finding {
 	int patch;		/* 1-based */
@@ -33,6 +35,7 @@ struct st_report {
 	size_t errors, warnings, checks;
 	char *not_run;		/* why the checks did not run, or NULL */
 	double seconds;
+	struct pp_report pp;	/* each patch built on its parent, W=1 and sparse */
 };
 
 /*
@@ -47,7 +50,10 @@ int st_parse(struct st_report *st, int patch, const char *text);
  * cap): 0, or -1 with what is missing in err.
  */
 int st_load(struct st_report *st, const char *dir, char *err, size_t errlen);
-/* What --strict counts as worse: errors and warnings; 0 without it. */
+/*
+ * What --strict counts as worse: errors and warnings, the patches that
+ * break the build, the new W=1 and sparse warnings; 0 without it.
+ */
 size_t st_counted(const struct st_report *st, bool strict);
 /*
  * The section: "static: checkpatch.pl --strict ... N errors, ..." and a

@@ -15,7 +15,8 @@
 # kconfig would) and bzImage (the running kernel's raw BTF as vmlinux and
 # as the bzImage's payload; the release is VERSION.PATCHLEVEL.SUBLEVEL,
 # then CONFIG_LOCALVERSION, then make's LOCALVERSION), a Kconfig, a
-# scripts/extract-vmlinux that prints its argument, kvm_guest.config, and
+# scripts/extract-vmlinux that prints its argument, kvm_guest.config, a
+# rule for one object (DIR/FILE.o: gcc, W=1, C=1 with a fake checker), and
 # net/core/sock.c and net/core/dev_addr_lists.c for patches to change
 # (numbered one-line functions, so a hunk's context is unique).
 #
@@ -60,6 +61,26 @@ EOF
 	local v=${FAKE_KERNEL_VERSION:-6.12.0}
 	sed -i -e "1s/=.*/= ${v%%.*}/" -e "2s/=.*/= $(echo "$v" | cut -d. -f2)/" \
 		-e "3s/=.*/= ${v##*.}/" "$dir/Makefile"
+	# One object, as kbuild's "make O=DIR W=1 C=1 DIR/FILE.o" (the review's
+	# per-patch checks): kbuild's "  CC" and "  CHECK" lines, gcc (W=1
+	# adds warnings), then $(CHECK), sparse's stand-in, which prints each
+	# "checker: TEXT */" line of the file as a warning. Appended: the
+	# lines above are what other tests look for.
+	cat >>"$dir/Makefile" <<'EOF'
+CHECK = $(CURDIR)/scripts/fake-checker
+%.o: %.c FORCE
+	@echo "  CC      $@"
+	@mkdir -p $(O)/$(@D)
+	@gcc -c -Wall $(if $(W),-Wextra -Wmissing-prototypes) $(KCFLAGS) -o $(O)/$@ $(CURDIR)/$<
+	@if [ -n "$(C)" ]; then echo "  CHECK   $(CURDIR)/$<"; $(CHECK) $(CURDIR)/$<; fi
+FORCE:
+EOF
+	cat >"$dir/scripts/fake-checker" <<'EOF'
+#!/bin/sh
+# FILE:LINE:1: warning: TEXT for each "checker: TEXT */" line of FILE
+awk -v f="$1" 'match($0, /checker: .* \*\//) { print f ":" FNR ":1: warning: " substr($0, RSTART + 9, RLENGTH - 12) }' "$1"
+EOF
+	chmod 755 "$dir/scripts/fake-checker"
 	for s in $FAKE_KERNEL_SYMBOLS; do printf 'config %s\n\tbool\n\n' "$s"; done >"$dir/Kconfig"
 	printf '#!/bin/sh\ncat "$1"\n' >"$dir/scripts/extract-vmlinux"
 	chmod 755 "$dir/scripts/extract-vmlinux"

@@ -26,8 +26,9 @@
 # (a line a case), FAIL when one is "not ok", and a duration of
 # $tmp/duration seconds (default 1). compile of the review's build copies
 # $tmp/tree, when there is one, to its kernel/sbx/src (the sandbox's
-# uid's, as build.sh leaves it) and $tmp/series.json to its
-# kernel/series.json. $root: the source root.
+# uid's, as build.sh leaves it), $tmp/obj, when there is one, to its
+# kernel/sbx/obj, and $tmp/series.json to its kernel/series.json. $root:
+# the source root.
 
 fake_meson_need() {
 	local var=$1 p
@@ -78,6 +79,7 @@ fake_meson_setup() {
 			rm -rf "$dir/kernel/sbx/src"
 			mkdir -p "$dir/kernel/sbx"
 			cp -a "$tmp/tree" "$dir/kernel/sbx/src"
+			[ ! -d "$tmp/obj" ] || cp -a "$tmp/obj" "$dir/kernel/sbx/obj"
 			chown -R "$("$root/kernel/sandbox.sh" --uid)" "$dir/kernel/sbx"
 			cp "$tmp/series.json" "$dir/kernel/series.json"
 		fi
