@@ -1055,6 +1055,8 @@ out:
 	free(mail);
 	rd_free(&rd);
 	vd_free(&rep);
+}
+
 /* A make log of kbuild's, the tree's path in it as the sandbox saw it. */
 #define PP_TREE "/b/perpatch-tree/src"
 static const char pp_log[] =
