@@ -1055,6 +1055,7 @@ out:
 	free(mail);
 	rd_free(&rd);
 	vd_free(&rep);
+	tap_case_end();
 }
 
 /* A make log of kbuild's, the tree's path in it as the sandbox saw it. */
