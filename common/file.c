@@ -89,7 +89,20 @@ char *read_file(const char *path, size_t *len)
 
 char *read_file_max(const char *path, size_t *len, size_t max)
 {
-	return read_fd(open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), len, max);
+	/* O_NONBLOCK: opening a FIFO that someone planted returns at once. */
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+
+	if (fd >= 0) {
+		int e = fstat(fd, &st) ? errno : S_ISREG(st.st_mode) ? 0 : EINVAL;
+
+		if (e) {
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+	}
+	return read_fd(fd, len, max);
 }
 
 char *read_user_file(const char *path, size_t *len)

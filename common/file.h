@@ -17,8 +17,9 @@ int mkdir_p(const char *path, mode_t mode);
 /* NUL-terminated and malloc'd; NULL with errno set. len may be NULL. */
 char *read_file(const char *path, size_t *len);
 /*
- * read_file for data a guest or a remote sized: NULL with EFBIG when the
- * file holds more than max bytes (reading stops once past max).
+ * read_file for data a guest, a remote or a sandbox wrote: NULL with EFBIG
+ * when the file holds more than max bytes (reading stops once past max),
+ * EINVAL when it is no plain file (a FIFO would block the reader).
  */
 char *read_file_max(const char *path, size_t *len, size_t max);
 /* The same as read_file for a path the user named, which may well be a symlink. */

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -92,6 +93,18 @@ static void test_files(void)
 	errno = 0;
 	ASSERT_TRUE(read_file_max(path, &len, 4) == NULL && errno == EFBIG,
 		    "read_file_max refuses a byte more with EFBIG");
+	{
+		/* A FIFO planted where data is read: refused at once, never a hang. */
+		char fifo[PATH_MAX];
+
+		snprintf(fifo, sizeof(fifo), "%s.fifo", path);
+		ASSERT_EQ(mkfifo(fifo, 0600), 0, "mkfifo");
+		alarm(10);
+		ASSERT_TRUE(read_file_max(fifo, &len, 4) == NULL && errno == EINVAL,
+			    "read_file_max refuses a FIFO with EINVAL, without blocking");
+		alarm(0);
+		unlink(fifo);
+	}
 	ASSERT_OK(write_file_atomic(path, "new"), "write_file_atomic");
 	text = read_file(path, NULL);
 	ASSERT_STREQ(text, "new", "atomic write read back");
