@@ -56,9 +56,9 @@ int create_probe(void *ctx)
 }
 
 /*
- * The NULL cases load only when asked (kt_load_null_arg): 6.12 loads them
- * and the kfunc says -EINVAL; 7.x's verifier refuses them (trusted
- * arguments), which would fail the whole object.
+ * The NULL cases load only when asked (kt_load_null_arg): the verifier
+ * refuses them (trusted arguments: 7.x's default, KF_TRUSTED_ARGS in the
+ * 6.12 port), which would fail the whole object.
  */
 SEC("?syscall")
 int create_null_probe(void *ctx)

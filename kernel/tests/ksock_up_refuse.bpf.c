@@ -5,6 +5,11 @@
  * (a send there would run the hook again). Each program calls exactly one
  * ksock kfunc first, so the verifier's message names that one. The control
  * is the same send on socket_bind, which loads. Loaded on upstream only.
+ *
+ * Then NULL and maybe-NULL pointers where create writes and send reads:
+ * refused at load since 6.12's port has KF_TRUSTED_ARGS (7.x's default);
+ * without it they loaded, and a run would write to or copy from address
+ * 0. Loaded only, never run.
  */
 #define BPFWIRE_KSOCK_UPSTREAM
 #include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
@@ -23,6 +28,13 @@ struct {
 } refuse_map SEC(".maps");
 
 char payload[8] = "refused";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, char[16]);
+	__uint(max_entries, 1);
+} up_data_map SEC(".maps");
 
 SEC("lsm.s/socket_sendmsg")
 __failure __msg("calling kernel function bpf_ksock_acquire is not allowed")
@@ -104,6 +116,39 @@ int BPF_PROG(bind_send_loads, struct socket *sock, struct sockaddr *address,
 	bpf_ksock_send(ks, payload, sizeof(payload));
 	bpf_ksock_release(ks);
 	return 0;
+}
+
+SEC("syscall")
+__failure __caps_bpf_only __msg("Possibly NULL pointer passed to trusted arg2")
+int up_create_null_err(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+
+	ks = bpf_ksock_create((void *)&o, sizeof(o), NULL);
+	if (ks)
+		bpf_ksock_release(ks);
+	return 0;
+}
+
+/* data from a map lookup, not tested for NULL (0014's example) */
+SEC("syscall")
+__failure __msg("Possibly NULL pointer passed to trusted arg1")
+int up_send_maybe_null_data(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	__u32 key = 0;
+	int err = 0;
+	char *d;
+
+	ks = bpf_ksock_create((void *)&o, sizeof(o), &err);
+	if (!ks)
+		return err;
+	d = bpf_map_lookup_elem(&up_data_map, &key);
+	err = bpf_ksock_send(ks, d, 16);
+	bpf_ksock_release(ks);
+	return err;
 }
 
 char __license[] SEC("license") = "GPL";

@@ -190,15 +190,18 @@ bool kt_kernel_has_func(const char *name);
 unsigned int kt_kernel_version(void);
 
 /*
- * NULL for a kfunc's pointer argument that is not __nullable: 6.12 loads
- * the program and the kfunc refuses at run time; 7.x takes a kfunc's
- * pointer arguments as trusted by default, so its verifier refuses the
- * program at load: -EACCES, "Possibly NULL pointer passed to trusted R<n>".
- * Such a program is SEC("?...") (on 7.x it would fail its whole object),
- * and its case names both outcomes. kt_load_null_arg() loads prog alone
- * (load_fn: the skeleton's __load, which maps .bss). On 7.x it asserts
- * that refusal for register reg ("R1") and returns false; else it asserts
- * the load and returns true: the caller runs prog, asserts 6.12's errno.
+ * NULL for a kfunc's pointer argument that is not __nullable: 7.x takes
+ * a kfunc's pointer arguments as trusted by default, and 6.12 those of a
+ * kfunc with KF_TRUSTED_ARGS, which bpfwire's 6.12 kernels give every
+ * ksock and netpoll kfunc that takes a pointer; so the verifier refuses
+ * the program at load: -EACCES, "Possibly NULL pointer passed to trusted
+ * R<n>" (7.x) or "... trusted arg<n-1>" (6.12). Only 6.12's seed-only
+ * kernel loads it, and the kfunc refuses at run time. Such a program is
+ * SEC("?...") (refused, it would fail its whole object), and its case
+ * names both outcomes. kt_load_null_arg() loads prog alone (load_fn: the
+ * skeleton's __load, which maps .bss). Where it is refused it asserts
+ * that, for register reg ("R1"), and returns false; else it asserts the
+ * load and returns true: the caller runs prog, asserts the errno.
  */
 bool kt_null_arg_refused_at_load(void);
 bool kt_load_null_arg(void *skel, struct bpf_object *obj, skel_load_fn load_fn,

@@ -44,8 +44,8 @@ int netpoll_create_probe(void *ctx)
 
 /*
  * NULL opts, in a program that loads only when asked (kt_load_null_arg):
- * 6.12 loads it and the kfunc says -EINVAL; 7.x's verifier refuses it,
- * which would fail the whole object.
+ * create takes trusted arguments (7.x; fix 0019 on 6.12), so the verifier
+ * refuses it but on 6.12's seed-only kernel, where the kfunc says -EINVAL.
  */
 SEC("?syscall")
 int netpoll_create_null(void *ctx)

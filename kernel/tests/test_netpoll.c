@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * netpoll: seeds 002/003 (netpoll_sanity, netpoll_sanity_ipv6) and 004
- * (netpoll_basic), the 1460-byte send limit, and the device that goes away
- * while a context holds it.
+ * (netpoll_basic), the send's size limits, the device that goes away
+ * while a context holds it, and the verifier's refusals of create's
+ * arguments.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -15,6 +16,7 @@
 #include "kt.h"
 #include "netpoll_sanity.bpf.skel.h"
 #include "netpoll_basic.bpf.skel.h"
+#include "netpoll_refuse.bpf.skel.h"
 
 static bool netpoll_env(struct netns *ns, bool ipv6)
 {
@@ -144,16 +146,21 @@ KT_TEST(12, test_netpoll_basic)
 	netns_leave(&ns);
 }
 
-static void netpoll_send_size(__u32 len, int expected)
+#define NETPOLL_POOL_BUG "seed bug: netpoll_send_udp bounds no datagram by the 1502-byte " \
+	"pool skb find_skb() hands out (fixed by 0021)"
+
+static void netpoll_send_size(__u32 len, int expected, const char *what, const char *todo)
 {
 	struct netpoll_sanity *skel;
 	struct netns ns = NETNS_INIT;
-	char name[96];
+	char name[128];
 
-	snprintf(name, sizeof(name), "netpoll_send_udp: %u-byte payload -> %s",
-		 len, expected ? "E2BIG" : "sent");
+	snprintf(name, sizeof(name), "netpoll_send_udp: %u-byte payload%s -> %s", len, what,
+		 expected == -E2BIG ? "E2BIG" : expected ? "EMSGSIZE" : "sent");
 	if (!tap_case_begin(name))
 		return;
+	if (todo)
+		kt_todo_on_seed(todo);
 	skel = netpoll_send_once(&ns, false, len, NULL);
 	if (skel) {
 		ASSERT_EQ(skel->bss->send_status, expected, "netpoll_send_udp status");
@@ -166,19 +173,29 @@ static void netpoll_send_size(__u32 len, int expected)
 	tap_case_end();
 }
 
-/* After the bad input (test_bad_input.c, 50..52), as before the split. */
+/*
+ * After the bad input (test_bad_input.c, 50..52), as before the split.
+ * Fix 0021: netpoll_send_udp() asks find_skb() for the IP datagram plus
+ * LL_RESERVED_SPACE() (16 on Ethernet, as on the dummy) plus the tailroom
+ * (0), and its pool skbs hold 1502 bytes: 1458 bytes over IPv4 are the
+ * most, 1459 and 1460 do not fit (before 0021 both were sent, through
+ * kmalloc's slack in the pool skb).
+ */
 KT_TEST(53, test_netpoll_send_1460)
 {
-	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_send_udp: 1460-byte payload"))
+	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_send_udp: the largest payload over IPv4"))
 		return;
-	netpoll_send_size(1460, 0);
+	netpoll_send_size(1458, 0, " (the most that fits)", NULL);
+	netpoll_send_size(1459, -EMSGSIZE, "", NETPOLL_POOL_BUG);
+	netpoll_send_size(1460, -EMSGSIZE, " (1504 bytes of a 1502-byte pool skb)",
+			  NETPOLL_POOL_BUG);
 }
 
 KT_TEST(54, test_netpoll_send_1461)
 {
 	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_send_udp: 1461-byte payload"))
 		return;
-	netpoll_send_size(1461, -E2BIG);
+	netpoll_send_size(1461, -E2BIG, "", NULL);
 }
 
 /* A child runs `ip link del`; true when it returned within ms. */
@@ -320,16 +337,20 @@ KT_TEST(56, test_netpoll_send_down)
 }
 
 /*
- * Fix 0013, at the edges: over IPv6 the 1460-byte limit is 20 bytes more
- * than netpoll's pool skbs are sized for (IPv4 headers), so 1440 is the
- * most; under MTU 1280, 1252 bytes over IPv4 (1280 - 20 - 8).
+ * Fixes 0013 and 0021, at the edges: over IPv6 the 1460-byte limit is 20
+ * bytes more than netpoll's pool skbs are sized for (IPv4 headers), and
+ * the dummy's LL_RESERVED_SPACE() is 2 more than the Ethernet header they
+ * count, so 1438 is the most (1440 before 0021, 0013's bound); under MTU
+ * 1280, 1252 bytes over IPv4 (1280 - 20 - 8).
  */
 KT_TEST(85, test_netpoll_send_fit)
 {
 	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_send_udp: the largest datagram that fits"))
 		return;
-	netpoll_send_case("netpoll_send_udp: IPv6, 1440-byte payload (the most that fits) -> sent",
-			  true, NULL, 1440, 0, 8 + 1440, NULL);
+	netpoll_send_case("netpoll_send_udp: IPv6, 1438-byte payload (the most that fits) -> sent",
+			  true, NULL, 1438, 0, 8 + 1438, NULL);
+	netpoll_send_case("netpoll_send_udp: IPv6, 1439-byte payload -> EMSGSIZE",
+			  true, NULL, 1439, -EMSGSIZE, 0, NETPOLL_POOL_BUG);
 	netpoll_send_case("netpoll_send_udp: IPv6, 1441-byte payload -> EMSGSIZE",
 			  true, NULL, 1441, -EMSGSIZE, 0, NETPOLL_SIZE_BUG);
 	netpoll_send_case("netpoll_send_udp: MTU 1280, 1252-byte payload (the most that fits) -> sent",
@@ -337,4 +358,16 @@ KT_TEST(85, test_netpoll_send_fit)
 	netpoll_send_case("netpoll_send_udp: MTU 1280, 1253-byte payload -> EMSGSIZE",
 			  false, IP " link set " DUMMY_DEV " mtu 1280", 1253, -EMSGSIZE, 0,
 			  NETPOLL_SIZE_BUG);
+}
+
+/*
+ * Fix 0019: create's err (and opts) are trusted arguments on 6.12 too; a
+ * NULL or maybe-NULL err is refused at load. Loaded only, never run: on
+ * a kernel without the fix, running one would oops.
+ */
+KT_TEST(86, test_netpoll_verifier)
+{
+	if (!kt_needs(KT_NEED_NETPOLL, "netpoll verifier: create's NULL arguments refused at load"))
+		return;
+	RUN_VERIFIER_CASES("netpoll verifier", netpoll_refuse);
 }

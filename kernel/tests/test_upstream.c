@@ -36,7 +36,7 @@ static const struct create_case create_cases[] = {
 	{ "up ksock_create: opts__sz sizeof+1 (5) -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, C_SZ + 1, 0, -EINVAL },
 	{ "up ksock_create: opts__sz 8 (the seed's layout) -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, 8, 0, -EINVAL },
 	{ "up ksock_create: opts__sz 0 -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 0, 0, 0, -EINVAL },
-	{ "up ksock_create: NULL opts -> EINVAL at run (6.12); 7.x: refused at load", 0, 0, 0, 0, 0, 1, -EINVAL },
+	{ "up ksock_create: NULL opts -> refused at load (trusted arguments)", 0, 0, 0, 0, 0, 1, -EINVAL },
 	{ "up ksock_create: reserved 1 -> EINVAL", AF_INET, SOCK_DGRAM, IPPROTO_UDP, 1, 4, 0, -EINVAL },
 	{ "up ksock_create: family AF_UNIX -> EAFNOSUPPORT", AF_UNIX, SOCK_DGRAM, 0, 0, 4, 0, -EAFNOSUPPORT },
 	{ "up ksock_create: family AF_PACKET -> EAFNOSUPPORT", AF_PACKET, SOCK_DGRAM, 0, 0, 4, 0, -EAFNOSUPPORT },
@@ -52,7 +52,11 @@ static bool up_open(struct ksock_up **skel)
 	return ASSERT_OK_PTR(*skel, "ksock_up open_and_load");
 }
 
-/* NULL opts: a skeleton of its own, whose load 7.x refuses (kt_load_null_arg()). */
+/*
+ * NULL opts: a skeleton of its own, whose load the verifier refuses
+ * (kt_load_null_arg()): create and connect take trusted arguments, on
+ * 7.x by default and on 6.12 by the port's KF_TRUSTED_ARGS.
+ */
 static void up_create_null(const struct create_case *c)
 {
 	struct ksock_up *skel = ksock_up__open();
@@ -113,7 +117,7 @@ static const struct connect_case connect_cases[] = {
 	{ "up ksock_connect: addr__sz sizeof+1 (29) -> EINVAL", AF_INET, AF_INET, A_SZ + 1, 0, -EINVAL },
 	{ "up ksock_connect: addr__sz 16 (sockaddr_in alone) -> EINVAL", AF_INET, AF_INET, 16, 0, -EINVAL },
 	{ "up ksock_connect: addr__sz 0 -> EINVAL", AF_INET, AF_INET, 0, 0, -EINVAL },
-	{ "up ksock_connect: NULL addr -> EINVAL at run (6.12); 7.x: refused at load", AF_INET, AF_INET, 0, 1, -EINVAL },
+	{ "up ksock_connect: NULL addr -> refused at load (trusted arguments)", AF_INET, AF_INET, 0, 1, -EINVAL },
 	{ "up ksock_connect: family AF_UNIX -> EAFNOSUPPORT", AF_INET, AF_UNIX, 28, 0, -EAFNOSUPPORT },
 	{ "up ksock_connect: family 0 -> EAFNOSUPPORT", AF_INET, 0, 28, 0, -EAFNOSUPPORT },
 	{ "up ksock_connect: an AF_INET6 address on an AF_INET socket -> EAFNOSUPPORT", AF_INET, AF_INET6, 28, 0, -EAFNOSUPPORT },

@@ -347,4 +347,45 @@ int ksock_connect_maybe_null_opts(void *ctx)
 	return err;
 }
 
+/*
+ * Fix 0018: create takes trusted arguments too. It stores through err on
+ * every path, success included, and 0014 left it out: on 6.12 without the
+ * flag a NULL or maybe-NULL err loads, and the run writes to address 0.
+ * Loaded only, never run.
+ */
+#define CREATE_TRUSTED_ARGS_BUG "seed bug: bpf_ksock_create lacks KF_TRUSTED_ARGS on 6.12, " \
+	"so a NULL err loads and is written through (fixed by 0018)"
+
+SEC("syscall")
+__failure __caps_bpf_only __todo_on_seed(CREATE_TRUSTED_ARGS_BUG)
+__msg("Possibly NULL pointer passed to trusted arg2")
+int ksock_create_null_err(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+
+	ks = bpf_ksock_create(&o, sizeof(o), NULL);
+	if (ks)
+		bpf_ksock_release(ks);
+	return 0;
+}
+
+/* err from a map lookup, not tested for NULL */
+SEC("syscall")
+__failure __todo_on_seed(CREATE_TRUSTED_ARGS_BUG)
+__msg("Possibly NULL pointer passed to trusted arg2")
+int ksock_create_maybe_null_err(void *ctx)
+{
+	struct bpf_ksock_create_opts o = { .family = AF_INET, .type = SOCK_DGRAM };
+	struct bpf_ksock *ks;
+	__u32 key = 0;
+	int *e;
+
+	e = bpf_map_lookup_elem(&data_map, &key);
+	ks = bpf_ksock_create(&o, sizeof(o), e);
+	if (ks)
+		bpf_ksock_release(ks);
+	return 0;
+}
+
 char __license[] SEC("license") = "GPL";
