@@ -82,6 +82,17 @@ static char *read_fd(int fd, size_t *len, size_t max)
 	return buf;
 }
 
+char *memdupz(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
 char *read_file(const char *path, size_t *len)
 {
 	return read_fd(open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), len, SIZE_MAX);

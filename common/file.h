@@ -14,6 +14,8 @@
 
 /* 0, or -errno; existing directories are fine. */
 int mkdir_p(const char *path, mode_t mode);
+/* n bytes of s, NULs and all, then a NUL; malloc'd, NULL on ENOMEM. */
+char *memdupz(const char *s, size_t n);
 /* NUL-terminated and malloc'd; NULL with errno set. len may be NULL. */
 char *read_file(const char *path, size_t *len);
 /*

@@ -21,17 +21,6 @@
 #define PP_SET_MAX 5000
 #define PP_LISTED_MAX 200
 
-static char *dup_n(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
 /*
  * A file the sandbox wrote: plain (a FIFO would block root's open; the
  * sandbox has ended, so it stays plain), no link, capped.
@@ -166,7 +155,7 @@ static bool context(const char *line, const char *prefix, char **file, char **sy
 
 	if (!at || memchr(line, ' ', at - line))
 		return false;
-	*file = dup_n(line, at - line);
+	*file = memdupz(line, at - line);
 	if (!*file)
 		return false;
 	memmove(*file, relative(*file, prefix), strlen(relative(*file, prefix)) + 1);
@@ -179,7 +168,7 @@ static bool context(const char *line, const char *prefix, char **file, char **sy
 		else if (!strncmp(q, "\xe2\x80\x98", 3))
 			q += 3;
 		e = q + strcspn(q, "'\xe2");
-		*symbol = dup_n(q, e - q);
+		*symbol = memdupz(q, e - q);
 	}
 	if (!*symbol) {
 		free(*file);
@@ -237,7 +226,7 @@ int pp_parse_log(const char *text, const char *prefix, char **objs, size_t nobj,
 
 	for (const char *s = text; *s && !r;) {
 		size_t n = strcspn(s, "\n");
-		char *line = dup_n(s, n), *file, *sym;
+		char *line = memdupz(s, n), *file, *sym;
 		const char *path, *le = NULL, *msg = NULL;
 		int kind;
 
@@ -256,7 +245,7 @@ int pp_parse_log(const char *text, const char *prefix, char **objs, size_t nobj,
 			free(cfile), free(csym);
 			cfile = file, csym = sym;
 		} else if (cur >= 0 && (kind = diagnostic(line, &le, &msg))) {
-			char *loc = dup_n(line, le - line), *c;
+			char *loc = memdupz(line, le - line), *c;
 			struct pp_warning x = { 0 };
 
 			if (!loc) {
@@ -350,7 +339,7 @@ static int commit_load(struct commit *c, const char *dir, int k, const char *pre
 			ne = realloc(c->err, (c->n + 1) * sizeof(*ne));
 			if (ne)
 				c->err = ne;
-			if (!no || !ns || !nw || !ne || !(c->objs[c->n] = dup_n(s + wl, n - wl))) {
+			if (!no || !ns || !nw || !ne || !(c->objs[c->n] = memdupz(s + wl, n - wl))) {
 				r = -ENOMEM;
 				break;
 			}
@@ -432,7 +421,7 @@ static int load_patch(struct pp_report *pp, int i, struct commit *c, const char 
 	}
 	for (const char *s = text; *s && !r;) {
 		size_t n = strcspn(s, "\n");
-		char *line = dup_n(s, n);
+		char *line = memdupz(s, n);
 
 		s += n + (s[n] == '\n');
 		if (!line) {

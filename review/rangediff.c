@@ -50,17 +50,6 @@ void rd_free(struct rd_report *rd)
 	memset(rd, 0, sizeof(*rd));
 }
 
-static char *dup_n(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
 /* A decimal from 1 to RD_PATCHES_MAX at *s, moving past it; 0 if none. */
 static int index_at(const char **s, const char *e)
 {
@@ -116,7 +105,7 @@ int rd_parse_patches(struct rd_report *rd, const char *text, char *err, size_t e
 		if (x.n != (int)*count + 1 || p >= e || *p++ != ' ')
 			return bad_line(err, errlen, "range-patches.txt", line, s, n);
 		if (e - p >= 41 && strspn(p, "0123456789abcdef") == 40 && p[40] == ' ') {
-			x.patch_id = dup_n(p, 40);
+			x.patch_id = memdupz(p, 40);
 			p += 41;
 		} else if (e - p >= 2 && p[0] == '-' && p[1] == ' ') {
 			x.patch_id = strdup("");
@@ -124,7 +113,7 @@ int rd_parse_patches(struct rd_report *rd, const char *text, char *err, size_t e
 		} else {
 			return bad_line(err, errlen, "range-patches.txt", line, s, n);
 		}
-		x.subject = dup_n(p, e - p);
+		x.subject = memdupz(p, e - p);
 		struct rd_patch *np = x.subject && x.patch_id ? realloc(*side, (*count + 1) * sizeof(*np)) : NULL;
 
 		if (!np) {

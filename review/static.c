@@ -59,17 +59,6 @@ int st_series_patches(struct st_report *st, json_object *sj)
 	return st->patches ? 0 : -1;
 }
 
-static char *dup_n(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
 static const char *const levels[] = { "ERROR", "WARNING", "CHECK" };
 
 /* "ERROR:TYPE: message" (--show-types) or "ERROR: message": its level's index, or -1. */
@@ -85,7 +74,7 @@ static int finding_line(const char *s, size_t n, struct st_finding *f)
 		colon = memchr(t, ':', e - t);
 		/* a type is one word of capitals and '_' right after the level */
 		if (colon && colon > t && strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") == (size_t)(colon - t)) {
-			f->type = dup_n(t, colon - t);
+			f->type = memdupz(t, colon - t);
 			t = colon + 1;
 		} else {
 			f->type = strdup("");
@@ -93,7 +82,7 @@ static int finding_line(const char *s, size_t n, struct st_finding *f)
 		while (t < e && *t == ' ')
 			t++;
 		f->level = strdup(levels[l]);
-		f->message = dup_n(t, e - t);
+		f->message = memdupz(t, e - t);
 		f->where = strdup("");
 		return l;
 	}
@@ -141,7 +130,7 @@ int st_parse(struct st_report *st, int patch, const char *text)
 			while (e > w && (e[-1] == ':' || e[-1] == ' '))
 				e--;
 			free(last->where);
-			last->where = dup_n(w, e - w);
+			last->where = memdupz(w, e - w);
 			if (!last->where)
 				return -ENOMEM;
 			last = NULL;

@@ -30,17 +30,6 @@ const char *tl_rank_name(enum tl_rank r)
 	return names[r];
 }
 
-static char *dup_n(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
 static bool starts(const char *s, const char *e, const char *word)
 {
 	size_t l = strlen(word);
@@ -109,10 +98,10 @@ static bool parse_line(const char *s, const char *e, struct tl_case *c, long *nu
 			while (dir < e && *dir == ' ')
 				dir++;
 		}
-		c->note = dup_n(dir, e - dir);
+		c->note = memdupz(dir, e - dir);
 	}
 	if (de > d)
-		c->id = dup_n(d, de - d);
+		c->id = memdupz(d, de - d);
 	else
 		c->id = NULL;	/* named by its number below */
 	return true;
@@ -225,7 +214,7 @@ static char *results_line(const char *out)
 		if (!e)
 			e = s + strlen(s);
 		if (starts(s, e, "results: ") && e - s > 9)
-			return dup_n(s + 9, e - s - 9);
+			return memdupz(s + 9, e - s - 9);
 		s = *e ? e + 1 : NULL;
 	}
 	return NULL;
