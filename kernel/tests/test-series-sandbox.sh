@@ -106,6 +106,7 @@ t $([ "$(tail -1 "$o/canary.net" 2>/dev/null)" = refused ] && [ ! -s "$tmp/liste
 t $([ "$(cat "$o/canary.shadow" 2>/dev/null)" = refused ] && echo 0) "it could not read /etc/shadow"
 t $(! grep -qvE 'PID|sleep|sh|make|bash|bwrap|setpriv|ps' "$o/canary.ps" 2>/dev/null && [ "$(wc -l <"$o/canary.ps")" -lt 20 ] && echo 0) \
 	"it saw only the sandbox's processes ($(($(wc -l <"$o/canary.ps") - 1)) of them)"
+grep -vE 'PID|sleep|sh|make|bash|bwrap|setpriv|ps' "$o/canary.ps" 2>/dev/null | sed 's/^/# not the sandbox'"'"'s: /'
 sleep 1
 # By what it runs, whoever's: another sandboxed build may run beside this
 # test as the same uid.
