@@ -35,4 +35,6 @@ tap_protected_regular_restore() {
 	pr_old=
 }
 # $tmp, removed on exit
-tap_tmpdir() { tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; }
+# A test meson times out gets SIGTERM: exit through the EXIT trap, so its
+# scratch (a kernel tree, at times) goes too.
+tap_tmpdir() { tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; trap 'exit 143' TERM; trap 'exit 130' INT; }
