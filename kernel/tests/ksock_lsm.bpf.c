@@ -69,6 +69,9 @@ struct hold_args {
  * posted 4-byte opts, or with a sndbuf the extension's 8 (user space asks
  * for one only on a kernel that has it).
  */
+/* hold_one's err per slot, not on the stack (below) */
+int hold_err[HELD_SLOTS];
+
 SEC("syscall")
 int hold_one(struct hold_args *args)
 {
@@ -80,16 +83,25 @@ int hold_one(struct hold_args *args)
 	struct __ksock_ctx_value *v;
 	struct bpf_ksock *ks, *old;
 	__u32 slot = args->slot;
-	int err = 0;
+	int *err;
 
 	o.sndbuf = args->sndbuf;
 	v = bpf_map_lookup_elem(&held, &slot);
-	if (!v)
+	if (!v || slot >= HELD_SLOTS)
 		return -ENOENT;
+	/*
+	 * err in .bss, not on the stack: 7.x's verifier refuses a read of a
+	 * stack err after this create, whose size is picked by a branch
+	 * ("slot poisoned by dead code elimination"; verifier_refuse.bpf.c's
+	 * ksock_create_after_addr shows it).
+	 */
+	err = &hold_err[slot];
+	barrier_var(err);
+	*err = 0;
 	ks = bpf_ksock_create((void *)&o, o.sndbuf ? BPFWIRE_KSOCK_CREATE_OPTS_SZ_SNDBUF :
-			      BPFWIRE_KSOCK_CREATE_OPTS_SZ_V0, &err);
+			      BPFWIRE_KSOCK_CREATE_OPTS_SZ_V0, err);
 	if (!ks)
-		return err;
+		return *err;
 	old = bpf_kptr_xchg(&v->ctx, ks);
 	if (old)
 		bpf_ksock_release(old);

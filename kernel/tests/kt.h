@@ -188,6 +188,10 @@ bool kt_kernel_has_func(const char *name);
 /* The running kernel's X.Y (uname -r) as KT_KERNEL_VERSION(X, Y); 0 if unreadable. */
 #define KT_KERNEL_VERSION(x, y) (((x) << 16) + ((y) << 8))
 unsigned int kt_kernel_version(void);
+/* Why no bpf_wq callback can be set on this kernel; NULL when one can. */
+const char *kt_wq_unusable(void);
+/* Linux 7.0 or later: where a case expects 7.x's outcome beside 6.12's. */
+bool kt_kernel_7x(void);
 
 /*
  * NULL for a kfunc's pointer argument that is not __nullable: 7.x takes

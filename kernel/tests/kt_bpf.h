@@ -19,6 +19,14 @@
 #define __failure	__attribute__((btf_decl_tag("comment:test_expect_failure")))
 #define __success	__attribute__((btf_decl_tag("comment:test_expect_success")))
 #define __msg(msg)	__attribute__((btf_decl_tag("comment:test_expect_msg=" msg)))
+/*
+ * Linux 7.x's text where it words a refusal otherwise (it names the
+ * register, "R2", where 6.12 named the argument, "arg1"): on 7.x the
+ * __msg_7x tags replace the __msg ones, and the case prints both.
+ */
+#define __msg_7x(msg)	__attribute__((btf_decl_tag("comment:test_expect_msg_7x=" msg)))
+/* A program 6.12 loads and 7.x refuses, with 7.x's __msg_7x text. */
+#define __failure_7x	__attribute__((btf_decl_tag("comment:test_expect_failure_7x")))
 /* Load with CAP_BPF as the only capability in the effective set. */
 #define __caps_bpf_only	__attribute__((btf_decl_tag("comment:test_caps=bpf")))
 #define __retval(val)	__attribute__((btf_decl_tag("comment:test_retval=" #val)))

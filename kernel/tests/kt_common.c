@@ -142,6 +142,27 @@ unsigned int kt_kernel_version(void)
 }
 
 /*
+ * bpf_wq_set_callback is KF_IMPLICIT_ARGS on 7.x: the verifier takes its
+ * real prototype from bpf_wq_set_callback_impl, which 7.3 declares in its
+ * source and 7.2 leaves to resolve_btfids, which adds it only for kfuncs
+ * that pahole tagged bpf_kfunc (pahole 1.25 on; Debian 12 has 1.24).
+ * Without it no program can set a bpf_wq callback.
+ */
+const char *kt_wq_unusable(void)
+{
+	if (kt_kernel_has_func("bpf_wq_set_callback") &&
+	    !kt_kernel_has_func("bpf_wq_set_callback_impl"))
+		return "no bpf_wq_set_callback_impl in BTF (built with pahole < 1.25): "
+		       "no bpf_wq callback can be set";
+	return NULL;
+}
+
+bool kt_kernel_7x(void)
+{
+	return kt_kernel_version() >= KT_KERNEL_VERSION(7, 0);
+}
+
+/*
  * 7.x: every kfunc's pointer arguments are trusted unless marked
  * otherwise. 6.12: those of a kfunc with KF_TRUSTED_ARGS, which every
  * ksock and netpoll kfunc that takes a pointer has on bpfwire's kernels
@@ -150,7 +171,7 @@ unsigned int kt_kernel_version(void)
  */
 bool kt_null_arg_refused_at_load(void)
 {
-	return kt_kernel_version() >= KT_KERNEL_VERSION(7, 0) || !kt_seed_kernel();
+	return kt_kernel_7x() || !kt_seed_kernel();
 }
 
 static char null_vlog[1 << 20];

@@ -57,7 +57,7 @@ static void log_error_line(const char *log, char *out, size_t len)
  * "# verifier text differs" and says both texts, expected and got, then
  * the log's tail.
  */
-static bool log_has(const char *prog, const char *log, const char *expected, int line)
+static bool log_has(const char *prog, const char *log, const char *expected, bool v7x, int line)
 {
 	char got[512], x7[128];
 	int arg;
@@ -66,7 +66,7 @@ static bool log_has(const char *prog, const char *log, const char *expected, int
 	 * 6.12 names a NULL kfunc argument by its index, 7.x by its
 	 * register: "trusted arg2" there is "trusted R3" here.
 	 */
-	if (kt_kernel_version() >= KT_KERNEL_VERSION(7, 0) &&
+	if (kt_kernel_7x() &&
 	    sscanf(expected, "Possibly NULL pointer passed to trusted arg%d", &arg) == 1) {
 		snprintf(x7, sizeof(x7), "Possibly NULL pointer passed to trusted R%d", arg + 1);
 		expected = x7;
@@ -76,13 +76,13 @@ static bool log_has(const char *prog, const char *log, const char *expected, int
 		return tap_check(true, expected, line, "%s", "");
 	log_error_line(log, got, sizeof(got));
 	printf("# verifier text differs (%s): expected (%s): \"%s\"\n", prog,
-	       expected == x7 ? "7.x" : "6.12", expected);
+	       v7x || expected == x7 ? "7.x" : "6.12", expected);
 	printf("# verifier text differs (%s): got:             \"%s\"\n", prog, got);
 	return tap_check(false, expected, line,
 			 "verifier text differs: expected \"%s\", got \"%s\"; the log's tail:\n%s",
 			 expected, got, log_tail(log));
 }
-#define ASSERT_LOG_HAS(prog, log, needle) log_has((prog), (log), (needle), __LINE__)
+#define ASSERT_LOG_HAS(prog, log, needle, v7x) log_has((prog), (log), (needle), (v7x), __LINE__)
 
 struct expect {
 	const char *prog;
@@ -91,7 +91,42 @@ struct expect {
 	int retval;
 	const char *msgs[4];
 	int nmsgs;
+	const char *msgs_7x[4];	/* __msg_7x: 7.x's wording, used from 7.0 */
+	int nmsgs_7x;
+	bool failure_7x;	/* __failure_7x: 7.x refuses what 6.12 loads */
+	bool v7x;		/* msgs are the __msg_7x ones */
 };
+
+/*
+ * On 7.x a program tagged __msg_7x expects 7.x's texts instead of 6.12's;
+ * the case says both and which one this kernel is held to (the release
+ * decides, not a probe of the kernel, so the case can fail either way).
+ */
+static void pick_msgs(struct expect *e)
+{
+	unsigned int v = kt_kernel_version();
+	int k;
+
+	if (!e->nmsgs_7x && !e->failure_7x)
+		return;
+	if (e->failure_7x)
+		printf("# %s: 6.12: %s; 7.x: refused\n", e->prog, e->failure ? "refused" : "loads");
+	for (k = 0; k < e->nmsgs || k < e->nmsgs_7x; k++)
+		printf("# %s: 6.12: \"%s\"; 7.x: \"%s\"\n", e->prog, k < e->nmsgs ? e->msgs[k] : "",
+		       k < e->nmsgs_7x ? e->msgs_7x[k] : "");
+	printf("# %s: on Linux %u.%u expected: %s's text\n", e->prog, v >> 16, (v >> 8) & 0xff,
+	       kt_kernel_7x() ? "7.x" : "6.12");
+	if (!kt_kernel_7x())
+		return;
+	memcpy(e->msgs, e->msgs_7x, sizeof(e->msgs));
+	e->nmsgs = e->nmsgs_7x;
+	e->v7x = true;
+	if (e->failure_7x) {
+		e->failure = true;
+		e->success = false;
+		e->has_retval = false;
+	}
+}
 
 static void read_tags(struct bpf_object *obj, const char *func,
 		      struct expect *e)
@@ -121,6 +156,10 @@ static void read_tags(struct bpf_object *obj, const char *func,
 			e->success = true;
 		else if (!strncmp(tag, "comment:test_expect_msg=", 24) && e->nmsgs < 4)
 			e->msgs[e->nmsgs++] = tag + 24;
+		else if (!strcmp(tag, "comment:test_expect_failure_7x"))
+			e->failure_7x = true;
+		else if (!strncmp(tag, "comment:test_expect_msg_7x=", 27) && e->nmsgs_7x < 4)
+			e->msgs_7x[e->nmsgs_7x++] = tag + 27;
 		else if (!strncmp(tag, "comment:test_todo_on_seed=", 26))
 			e->todo_on_seed = tag + 26;
 		else if (!strcmp(tag, "comment:test_caps=bpf"))
@@ -170,7 +209,7 @@ static void load_with_bpf_cap_only(void *skel, skel_load_fn load_fn,
 		bool refused = ok;
 
 		for (k = 0; refused && k < e->nmsgs; k++)
-			if (!ASSERT_LOG_HAS(e->prog, vlog, e->msgs[k]))
+			if (!ASSERT_LOG_HAS(e->prog, vlog, e->msgs[k], e->v7x))
 				ok = false;
 		fflush(stdout);
 		_exit(ok ? 0 : 1);
@@ -199,8 +238,9 @@ static void verifier_case(const char *name, skel_open_fn open_fn,
 			target = p;
 	}
 	read_tags(skel_obj(skel), name, &e);
+	pick_msgs(&e);
 	/* Each such bug is 6.12's missing KF_TRUSTED_ARGS: 7.x's seed-only kernel refuses too. */
-	if (e.todo_on_seed && kt_kernel_version() < KT_KERNEL_VERSION(7, 0))
+	if (e.todo_on_seed && !kt_kernel_7x())
 		kt_todo_on_seed(e.todo_on_seed);
 	if (!ASSERT_TRUE(e.failure != e.success, "one of __success/__failure tagged"))
 		goto out;
@@ -218,7 +258,7 @@ static void verifier_case(const char *name, skel_open_fn open_fn,
 		if (!ASSERT_TRUE(err != 0, "verifier refuses the program"))
 			goto out;
 		for (k = 0; k < e.nmsgs; k++)
-			ASSERT_LOG_HAS(name, vlog, e.msgs[k]);
+			ASSERT_LOG_HAS(name, vlog, e.msgs[k], e.v7x);
 	} else if (ASSERT_OK(err, "load") && e.has_retval) {
 		if (ASSERT_OK(run_prog(target, &retval), "test run"))
 			ASSERT_EQ(retval, e.retval, "retval");

@@ -17,6 +17,10 @@ KT_TEST(40, test_ksock_wq)
 
 	if (!kt_needs(KT_NEED_SEED, "ksock_wq (seed create opts; upstream: up ksock_create from a bpf_wq callback)"))
 		return;
+	if (kt_wq_unusable()) {
+		kt_skip("ksock_wq", kt_wq_unusable());
+		return;
+	}
 
 	if (!tap_case_begin("ksock_wq"))
 		return;
@@ -64,6 +68,12 @@ KT_TEST(41, test_netpoll_wq)
 
 	if (!kt_needs(KT_NEED_NETPOLL, "netpoll_create from a bpf_wq callback"))
 		return;
+	/* the control shares the object, which cannot load without the kfunc */
+	if (kt_wq_unusable()) {
+		kt_skip(ctl_name, kt_wq_unusable());
+		kt_skip(wq_name, kt_wq_unusable());
+		return;
+	}
 
 	if (tap_opts.list_only) {
 		tap_case_begin(ctl_name);

@@ -14,6 +14,9 @@
 # and bpfwire_hang, which hangs on purpose and must be ended by the watchdog
 # (10 s for it: --xfail, a TODO line) while the suite goes on.
 # SELFTESTS_TIMEOUT: every other test's watchdog (default 120 s).
+# SELFTESTS_APPLY=1: the patches' selftests are applied to copies of the
+# tree's (build.sh --apply), the kernel was not built with them (the
+# posted selftests on bpfwire's port: test-posted-selftests.sh).
 set -u
 lab=$1 runner=$2 decls=$3 clang=$4 kdir=$5 out=$6
 shift 6
@@ -31,9 +34,14 @@ fi
 mkdir -p "$out"
 shipped=$(grep -l '^+++ b/tools/testing/selftests/bpf/prog_tests/' "$@" /dev/null 2>/dev/null)
 if [ -n "$shipped" ]; then
-	echo "# the kernel's series carries selftests: $(echo $shipped | wc -w) patches"
 	set -- $shipped
 	apply= runargs=
+	if [ "${SELFTESTS_APPLY:-0}" = 1 ]; then
+		echo "# selftests of $# patches, applied to copies of the tree's"
+		apply=--apply
+	else
+		echo "# the kernel's series carries selftests: $# patches"
+	fi
 else
 	echo "# the kernel's series carries no selftests: bpfwire's own, as a test-made series"
 	"$here/make-series.sh" "$here/made" "$out/made-series" | sed 's/^/# /'
@@ -89,7 +97,7 @@ else
 fi
 # The test-made hang: ended by its watchdog, with its map in the evidence,
 # and a test after it still ran.
-if [ -n "$apply" ]; then
+if [ -n "$runargs" ]; then
 	grep -q '^not ok [0-9]* - bpfwire_hang: watchdog: no result in 10 s, killed # TODO' "$out/guest.tap" &&
 		grep -q '^# map id [0-9]*: [0-9]*: array  name hang_state' "$out/guest.tap" &&
 		grep -q '^ok [0-9]* - bpfwire_netpoll$' "$out/guest.tap"
