@@ -108,6 +108,32 @@ int hold_one(struct hold_args *args)
 	return 0;
 }
 
+/*
+ * Releases held[slot]'s socket, or __ksock_ctx_map's with slot ~0: 0, or
+ * -ENOENT when the slot is empty. A map update from user space does this
+ * on 6.12, but 7.x's keeps a kptr (bpf_obj_cancel_fields() frees only
+ * timers and work items), so only a program can drop the reference.
+ */
+SEC("syscall")
+int drop_one(struct hold_args *args)
+{
+	struct __ksock_ctx_value *v;
+	struct bpf_ksock *old;
+	__u32 slot = args->slot;
+
+	if (slot == ~0U)
+		v = ksock_ctx_value_lookup();
+	else
+		v = bpf_map_lookup_elem(&held, &slot);
+	if (!v)
+		return -ENOENT;
+	old = bpf_kptr_xchg(&v->ctx, NULL);
+	if (!old)
+		return -ENOENT;
+	bpf_ksock_release(old);
+	return 0;
+}
+
 /* hold_one's fd, for hold_one_nested; what the helper and hold_one returned */
 int nested_prog_fd;
 int nested_err = 1;

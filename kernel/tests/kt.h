@@ -74,8 +74,12 @@ int run_prog_ctx_without_cap(struct bpf_program *prog, void *ctx, __u32 size,
 			     int cap, int *pid_slot);
 #define run_prog_without_cap(prog, cap, pid_slot) \
 	run_prog_ctx_without_cap(prog, NULL, 0, cap, pid_slot)
-/* Sets one slot of a map to zeroes: a kptr there is released (its dtor). */
-int map_clear_slot(struct bpf_map *map, __u32 key);
+/*
+ * ksock_lsm.bpf.c's drop_one: releases the ksock held in slot (~0U: the
+ * __ksock_ctx_map's); 0, or -ENOENT when the slot was empty.
+ */
+#define KSOCK_CTX_SLOT (~0U)
+int ksock_drop_slot(struct bpf_program *drop_one, __u32 slot);
 
 /*
  * The seed-only kernel (-Dkernel_fixes=false) is told apart by its release,

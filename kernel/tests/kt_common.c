@@ -91,14 +91,13 @@ int run_prog_ctx_without_cap(struct bpf_program *prog, void *ctx, __u32 size,
 	return -WEXITSTATUS(st);
 }
 
-int map_clear_slot(struct bpf_map *map, __u32 key)
+int ksock_drop_slot(struct bpf_program *drop_one, __u32 slot)
 {
-	char zero[64] = {};
+	struct { __u32 slot, sndbuf; } a = { slot, 0 };
+	int ret = -1000, err;
 
-	if (bpf_map__value_size(map) > sizeof(zero))
-		return -E2BIG;
-	return bpf_map__update_elem(map, &key, sizeof(key), zero,
-				    bpf_map__value_size(map), BPF_ANY) ? -errno : 0;
+	err = run_prog_ctx(drop_one, &a, sizeof(a), &ret);
+	return err ? err - 2000 : ret;
 }
 
 bool kt_seed_kernel(void)

@@ -112,7 +112,7 @@ KT_TEST(71, test_ksock_max_lowered)
 		goto out;
 	ASSERT_EQ(hold_one(skel, 3, 0), -ENOSPC, "a fourth create");
 	ASSERT_EQ(quota_count(), 3, "netns counter: the three are kept");
-	ASSERT_OK(map_clear_slot(skel->maps.held, 0), "release one");
+	ASSERT_OK(ksock_drop_slot(skel->progs.drop_one, 0), "release one");
 	quota_settles(2, "netns counter after one release");
 	ASSERT_EQ(hold_one(skel, 3, 0), -ENOSPC, "at the new maximum");
 out:
@@ -208,7 +208,7 @@ KT_TEST(72, test_ksock_quota_3netns)
 			pthread_barrier_wait(&quota_barrier);
 			pthread_barrier_wait(&quota_barrier);
 			for (k = 0; k < QUOTA_NS * 3; k++)
-				map_clear_slot(skel->maps.held, k);
+				ksock_drop_slot(skel->progs.drop_one, k);
 			pthread_barrier_wait(&quota_barrier);
 		}
 		for (i = 0; i < started; i++)
@@ -314,7 +314,7 @@ KT_TEST(74, test_ksock_sndbuf_checks)
 	if (kt_needs(KT_NEED_SNDBUF, SNDBUF_CASE_DENY) && tap_case_begin(SNDBUF_CASE_DENY)) {
 		kt_todo_on_seed(SNDBUF_LSM_BUG);
 		if (ASSERT_TRUE(ok, "LSM programs attached")) {
-			map_clear_slot(skel->maps.held, 0);
+			ksock_drop_slot(skel->progs.drop_one, 0);
 			quota_settles(0, "netns counter before");
 			skel->bss->deny_setsockopt = 1;
 			ASSERT_EQ(hold_one(skel, 1, 65536), -EACCES, "bpf_ksock_create err");
@@ -365,7 +365,7 @@ KT_TEST(74, test_ksock_sndbuf_checks)
 						       CAP_NET_ADMIN, NULL);
 			ASSERT_EQ(skel->data->nested_err, -EINVAL, "bpf_sys_bpf(BPF_PROG_TEST_RUN)");
 			ASSERT_EQ(err, -EINVAL, "hold_one_nested's return");
-			map_clear_slot(skel->maps.held, 3);
+			ksock_drop_slot(skel->progs.drop_one, 3);
 			quota_settles(before, "netns counter: no socket made");
 		}
 		tap_case_end();
