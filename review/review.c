@@ -103,7 +103,8 @@ static const char usage[] =
 "Writes build-review-NAME/results/review-STAMP/ (review.txt, review.json, both\n"
 "test logs, and review.eml: a reply to the series' first message, Tested-by when\n"
 "nothing got worse). Exit status: 0 nothing got worse than the baseline, 1\n"
-"something did (each named), 2 the series did not build or bad usage, 128+N\n"
+"something did (each named; a series that does not build is worse), 2 bad\n"
+"usage or a failure that is not the series' (setup, locks), 128+N\n"
 "stopped by signal N (130 Ctrl-C, 143 SIGTERM) in any phase: no verdict, every\n"
 "child ended.\n";
 
@@ -934,6 +935,95 @@ static void write_reply(const char *res, const char *name, const char *series, c
 	reply_to_free(&t);
 }
 
+/*
+ * The first compiler or linker error of BDIR/kernel/build.log (written in
+ * the sandbox: read as data, at most 8 MiB; its writers escape it), or "".
+ */
+static void first_build_error(const char *bdir, char *out, size_t len)
+{
+	char p[PATH_MAX + 32];
+	size_t n = 0;
+	char *log, *l, *e;
+
+	out[0] = '\0';
+	snprintf(p, sizeof(p), "%s/kernel/build.log", bdir);
+	log = read_file_max(p, &n, 8 << 20);
+	for (l = log; l && *l; l = e + 1) {
+		e = strchrnul(l, '\n');
+		if (memmem(l, e - l, " error: ", 8) || memmem(l, e - l, "undefined reference", 19)) {
+			snprintf(out, len, "%.*s", (int)(e - l), l);
+			break;
+		}
+		if (!*e)
+			break;
+	}
+	free(log);
+}
+
+/*
+ * The series applied but does not build: that is the verdict (WORSE, with
+ * the build's first error), beside the static checks, whose per-patch
+ * builds name the first patch that breaks. Nothing else runs. Exit 2
+ * stays for what is not the series' doing (usage, setup, locks).
+ */
+static int nobuild_verdict(const struct opts *o, const char *bdir, const char *name, const char *series,
+			   const char *commit, const char *shortc, const char *version, int argc, char **argv)
+{
+	char res[PATH_MAX], p[PATH_MAX + 64], first[1024], header[2 * PATH_MAX + 512], what[64];
+	const char *base = "(not run: the series did not build)";
+	struct st_report st = { 0 };
+	struct vd_report rep = { 0 };
+	struct tl_log none = { 0 };
+	struct phases ph = { 0 };
+	char *stext = NULL;
+	size_t slen = 0;
+	json_object *sj;
+	FILE *f, *sf;
+	int rc = REVIEW_WORSE;
+
+	first_build_error(bdir, first, sizeof(first));
+	if (run_static(bdir, &st))
+		return interrupted("the static checks of a series that did not build");
+	ph.statics = st.seconds;
+	snprintf(what, sizeof(what), "Linux %s with the series", version);
+	if (vd_add(&rep, VD_TEST, VD_WORSE, "kernel build", what, "builds (the flavour bpfwire ships)",
+		   "does not build", first[0] ? first : "no error line found in kernel/build.log") ||
+	    results_dir(bdir, name, res, sizeof(res))) {
+		vd_free(&rep);
+		st_free(&st);
+		return REVIEW_NOBUILD;
+	}
+	rep.static_worse = st_counted(&st, o->strict);
+	sf = open_memstream(&stext, &slen);
+	if (sf) {
+		st_write_text(sf, &st, o->strict);
+		fclose(sf);
+	}
+	sj = summary_json(o, name, bdir, base, commit, "", NULL, &ph, &rep, &none);
+	json_object_object_add(sj, "kernel_version", json_object_new_string(version));
+	json_object_object_add(sj, "static", st_to_json(&st, o->strict));
+	snprintf(p, sizeof(p), "%s/review.json", res);
+	if (json_object_to_file_ext(p, sj, JSON_C_TO_STRING_PRETTY))
+		pr_warn("couldn't write %s", p);
+	vd_header(header, sizeof(header), name, series, shortc, "not built", base, 0);
+	snprintf(header + strlen(header), sizeof(header) - strlen(header), "kernel: Linux %s\n", version);
+	snprintf(p, sizeof(p), "%s/review.txt", res);
+	f = fopen(p, "w");
+	if (f) {
+		vd_write_review(f, header, &rep, &none, stext ? stext : "", res);
+		fclose(f);
+	} else {
+		pr_warn("couldn't write %s", p);
+	}
+	vd_write_review(stdout, header, &rep, &none, stext ? stext : "", res);
+	write_reply(res, name, series, bdir, version, base, commit, o, argc, argv, &rep, 0, stext, NULL);
+	json_object_put(sj);
+	free(stext);
+	vd_free(&rep);
+	st_free(&st);
+	return rc;
+}
+
 /* --base SERIES: an mbox or a patch directory, not a build directory. */
 static bool base_is_series(const char *base)
 {
@@ -1064,12 +1154,11 @@ int main(int argc, char **argv)
 	r = proc_run(compile, kbuild_lock(bdir), 10);
 	if (proc_stopped())
 		return interrupted("the kernel build (or the wait for its lock)");
+	if (r < 0)
+		return REVIEW_NOBUILD;	/* no lock or no fork, said by proc_run: the build never ran */
 	if (r) {
-		/* -1: no lock or no fork, said by proc_run; the build never ran */
-		if (r > 0)
-			pr_warn("the series did not build (see above; the kernel's log is %s/kernel/build.log)",
-				bdir);
-		return REVIEW_NOBUILD;
+		pr_warn("the series did not build (see above; the kernel's log is %s/kernel/build.log)", bdir);
+		return nobuild_verdict(&o, bdir, name, series, commit, shortc, version, argc, argv);
 	}
 	ph.build = now_s() - t0;
 	pr_info("built in %.0f s", ph.build);

@@ -27,8 +27,9 @@
 # $tmp/duration seconds (default 1). compile of the review's build copies
 # $tmp/tree, when there is one, to its kernel/sbx/src (the sandbox's
 # uid's, as build.sh leaves it), $tmp/obj, when there is one, to its
-# kernel/sbx/obj, and $tmp/series.json to its kernel/series.json. $root:
-# the source root.
+# kernel/sbx/obj, and $tmp/series.json to its kernel/series.json; then,
+# when $tmp/build-fails exists, it becomes kernel/build.log and compile
+# fails. $root: the source root.
 
 fake_meson_need() {
 	local var=$1 p
@@ -82,6 +83,11 @@ fake_meson_setup() {
 			[ ! -d "$tmp/obj" ] || cp -a "$tmp/obj" "$dir/kernel/sbx/obj"
 			chown -R "$("$root/kernel/sandbox.sh" --uid)" "$dir/kernel/sbx"
 			cp "$tmp/series.json" "$dir/kernel/series.json"
+			# a series that applies but does not build: the log build.sh keeps
+			if [ -f "$tmp/build-fails" ]; then
+				cp "$tmp/build-fails" "$dir/kernel/build.log"
+				exit 1
+			fi
 		fi
 		[ "$cmd" = test ] || exit 0
 		echo "$logbase $*" >>"$tmp/tests.$who"

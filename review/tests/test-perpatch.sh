@@ -20,6 +20,8 @@
 #            sandbox's uid
 #  --strict  exit 1: the break and the 4 new warnings count
 #  again     the kept tree (perpatch-tree): the same findings
+#  nobuild   the series' build fails: a verdict, exit 1, its log's first
+#            error escaped, the static section still; nothing ran
 #
 #   test-perpatch.sh BPFWIRE_REVIEW SOURCE_ROOT
 set -u
@@ -117,4 +119,24 @@ run again
 has '  the first patch that breaks the build: patch 2 "net: sock: return y"' &&
 	has "${s1}24 warnings at its parent, 24 at it: the same count, another set" && [ "$rc" = 0 ]
 t $? "again, on the kept tree: the same findings (exit $rc)"
+
+# The whole series does not build: a verdict, with the first error of the
+# build's log (written in the sandbox: escaped), and the static section.
+printf '%s\n' "  CC      net/core/dev.o" \
+	$'net/core/sock.c:11:20: error: \'y\' undeclared (first use in this function) \033[31m' \
+	"net/core/sock.c:12:1: error: a second error" >"$tmp/build-fails"
+rm -f "$tmp/tests.review" "$tmp/tests.base"
+run nobuild
+rm -f "$tmp/build-fails"
+t $([ "$rc" = 1 ] && echo 0) "a series that does not build: a verdict, exit 1 (got $rc), not 2"
+has "the series did not build" && has "verdict: WORSE (1 worse than the baseline" &&
+	has "net/core/sock.c:11:20: error: 'y' undeclared (first use in this function) \\x1b[31m)" &&
+	! grep -q $'\x1b' "$out" "$res/review.txt" && ! grep -q "a second error" "$out"
+t $? "nobuild: one worse item, the log's first error, escaped"
+has '  the first patch that breaks the build: patch 2 "net: sock: return y"' &&
+	[ "$(jq -r '[.verdict, (.items | length), .items[0].test, .static.per_patch.first_broken] | join(" ")' "$res/review.json" 2>&1)" = \
+	"WORSE 1 kernel build 2" ]
+t $? "nobuild: the static section names patch 2; review.json: WORSE, one item, the kernel build"
+[ ! -e "$tmp/tests.review" ] && [ ! -e "$tmp/tests.base" ] && [ -s "$res/review.eml" ] && ! grep -q "^Tested-by:" "$res/review.eml"
+t $? "nobuild: no test and no baseline ran; review.eml without Tested-by"
 tap_done

@@ -9,8 +9,9 @@
 #                                      a bash pattern); CAUSE names the
 #                                      bpfwire patch that makes it
 #   NOBUILD TAB - TAB LINE TAB CAUSE   the series does not build on 7.2:
-#                                      exit 2, "did not build", and LINE (a
-#                                      bash pattern) among the build log's
+#                                      a verdict, exit 1, whose one item is
+#                                      the kernel build with LINE (a bash
+#                                      pattern) as its first error
 # Every difference the review names must be listed, and every listed one
 # must show.
 #
@@ -52,16 +53,17 @@ t $? "the review found Linux 7.2, the kernel the series was written for"
 
 if [ -n "$nobuild" ]; then
 	IFS=$'\t' read -r _ _ line cause <<<"$nobuild"
-	[ "$st" = 2 ] && grep -q "the series did not build" "$tmp/review.log"
-	t $? "the series does not build on 7.2, as listed: exit 2 (got $st), \"did not build\""
-	log=$root/build-review-posted-$which/kernel/build.log
-	found=0
-	while IFS= read -r l; do
-		# shellcheck disable=SC2053
-		[[ $l == $line ]] && { found=1; echo "# build log: $l"; break; }
-	done < <(cat "$log" "$tmp/review.log" 2>/dev/null)
-	[ $found = 1 ]
-	t $? "the build stops where listed: $line ($cause)"
+	[ "$st" = 1 ] && grep -q "the series did not build" "$tmp/review.log"
+	t $? "the series does not build on 7.2, as listed: a verdict, exit 1 (got $st), \"did not build\""
+	res=$(ls -d "$root/build-review-posted-$which"/results/review-* 2>/dev/null | tail -1)
+	jq -r '.items[] | [.mark, .test, .note] | @tsv' "$res/review.json" >"$tmp/got" 2>/dev/null
+	sed 's/^/# item: /' "$tmp/got"
+	IFS=$'\t' read -r mark test note <"$tmp/got"
+	# shellcheck disable=SC2053
+	[ "$(wc -l <"$tmp/got")" = 1 ] && [ "$mark" = WORSE ] && [ "$test" = "kernel build" ] && [[ $note == $line ]]
+	t $? "its one item: WORSE, the kernel build, first error as listed: $line ($cause)"
+	[ -s "$res/review.eml" ] && [ -s "$res/review.txt" ]
+	t $? "review.txt and review.eml written${res:+ ($res)}"
 	tap_done
 fi
 
