@@ -54,7 +54,8 @@ runk() {
 runk tests --dry-run --kernels=all
 t "$([ $rc = 0 ] && grep -q 'then Linux 7.2: meson setup build-72 -Dkernel_version=7.2,' <<<"$out" &&
 	grep -q 'then Linux 7.3: meson setup build-73 -Dkernel_version=7.3 -Dkernel_series=upstream,' <<<"$out" &&
-	[ -z "$called" ] && echo 0)" "tests --dry-run --kernels=all: 7.2 the seed flavour in build-72, 7.3 upstream in build-73, calling nothing"
+	grep -q 'then meson test -C .* --suite review-posted (the posted series on Linux 7.2)' <<<"$out" &&
+	[ -z "$called" ] && echo 0)" "tests --dry-run --kernels=all: 7.2 the seed flavour in build-72, 7.3 upstream in build-73, then the posted series' reviews, calling nothing"
 runk tests --kernels 7.9
 t "$([ $rc = 2 ] && grep -q "^run: --kernels: '7.9' is not a version kernel/source-versions lists" <<<"$out" &&
 	[ -z "$called" ] && echo 0)" "tests --kernels 7.9: exit $rc, one line, nothing installed${called:+ (called: $called)}"
