@@ -760,6 +760,16 @@ static void write_reply(const char *res, const char *name, const char *series, c
 	reply_to_free(&t);
 }
 
+/* BDIR's kernel (kernel/bzImage) was written at or after since (wall clock). */
+static bool kernel_built_since(const char *bdir, time_t since)
+{
+	char p[PATH_MAX + 32];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/kernel/bzImage", bdir);
+	return !stat(p, &st) && st.st_mtime + 1 >= since;
+}
+
 /*
  * The first compiler or linker error of BDIR/kernel/build.log (written in
  * the sandbox: read as data, at most 8 MiB; its writers escape it), or "".
@@ -975,12 +985,18 @@ int main(int argc, char **argv)
 		return REVIEW_NOBUILD;
 	}
 	char *compile[] = { "meson", "compile", "-C", bdir, NULL };
+	time_t compiled = time(NULL);
 
 	r = proc_run(compile, kbuild_lock(bdir), 10);
 	if (proc_stopped())
 		return interrupted("the kernel build (or the wait for its lock)");
 	if (r < 0)
 		return REVIEW_NOBUILD;	/* no lock or no fork, said by proc_run: the build never ran */
+	if (r && kernel_built_since(bdir, compiled)) {
+		/* the kernel built: what failed is bpfwire's own code, not the series */
+		pr_warn("the kernel built, but bpfwire's own programs in %s did not (see above): no verdict", bdir);
+		return REVIEW_NOBUILD;
+	}
 	if (r) {
 		pr_warn("the series did not build (see above; the kernel's log is %s/kernel/build.log)", bdir);
 		return nobuild_verdict(&o, bdir, name, series, commit, shortc, version, argc, argv);

@@ -29,6 +29,7 @@
 # uid's, as build.sh leaves it), $tmp/obj, when there is one, to its
 # kernel/sbx/obj, and $tmp/series.json to its kernel/series.json; then,
 # when $tmp/build-fails exists, it becomes kernel/build.log and compile
+# fails; when $tmp/own-fails exists, compile writes kernel/bzImage and
 # fails. $root: the source root.
 
 fake_meson_need() {
@@ -86,6 +87,11 @@ fake_meson_setup() {
 			# a series that applies but does not build: the log build.sh keeps
 			if [ -f "$tmp/build-fails" ]; then
 				cp "$tmp/build-fails" "$dir/kernel/build.log"
+				exit 1
+			fi
+			# the kernel built, then one of bpfwire's own programs did not
+			if [ -f "$tmp/own-fails" ]; then
+				: >"$dir/kernel/bzImage"
 				exit 1
 			fi
 		fi

@@ -22,6 +22,7 @@
 #  again     the kept tree (perpatch-tree): the same findings
 #  nobuild   the series' build fails: a verdict, exit 1, its log's first
 #            error escaped, the static section still; nothing ran
+#  own-fails the kernel built, bpfwire's own build did not: exit 2
 #
 #   test-perpatch.sh BPFWIRE_REVIEW SOURCE_ROOT
 set -u
@@ -139,4 +140,11 @@ has '  the first patch that breaks the build: patch 2 "net: sock: return y"' &&
 t $? "nobuild: the static section names patch 2; review.json: WORSE, one item, the kernel build"
 [ ! -e "$tmp/tests.review" ] && [ ! -e "$tmp/tests.base" ] && [ -s "$res/review.eml" ] && ! grep -q "^Tested-by:" "$res/review.eml"
 t $? "nobuild: no test and no baseline ran; review.eml without Tested-by"
+
+# The kernel built and bpfwire's own code did not: not the series' doing.
+touch "$tmp/own-fails"
+run own-fails
+rm -f "$tmp/own-fails"
+t $([ "$rc" = 2 ] && has "the kernel built, but bpfwire's own programs" && ! has "verdict:" && echo 0) \
+	"the kernel built, bpfwire's own build failed: exit 2 (got $rc), no verdict"
 tap_done
