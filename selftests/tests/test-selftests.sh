@@ -18,7 +18,7 @@
 # tree's (build.sh --apply), the kernel was not built with them (the
 # posted selftests on bpfwire's port: test-posted-selftests.sh).
 set -u
-lab=$1 runner=$2 decls=$3 clang=$4 kdir=$5 out=$6
+lab=$1 runner=$2 decls=$(realpath "$3") clang=$4 kdir=$5 out=$6
 shift 6
 here=$(dirname "$(realpath "$0")")
 n=0 failed=0 t0=$(date +%s)
@@ -53,7 +53,15 @@ fi
 # series' Makefiles, bpftool and programs are built there too.
 sandbox=
 if [ -d "$kdir/sbx" ]; then
-	rm -rf "$out/build"
+	rm -rf "$out/build" "$out/in"
+	# the patches as the sandbox sees them: its /tmp and /root are its own
+	mkdir -p "$out/in"
+	i=0
+	for p in "$@"; do
+		i=$((i + 1))
+		cp -- "$p" "$out/in/$i.patch" && chmod 644 "$out/in/$i.patch"
+	done
+	set -- $(i=0; for p in "$@"; do i=$((i + 1)); echo "$out/in/$i.patch"; done)
 	sandbox="$here/../../kernel/sandbox.sh --ro $(realpath "$here/../..") --ro $(realpath "$kdir")
 		--ro $(realpath "$out") --ro $(dirname "$(realpath "$decls")")
 		--rw $(realpath -m "$out/build") --"
