@@ -771,8 +771,9 @@ static bool kernel_built_since(const char *bdir, time_t since)
 }
 
 /*
- * The first compiler or linker error of BDIR/kernel/build.log (written in
- * the sandbox: read as data, at most 8 MiB; its writers escape it), or "".
+ * The first compiler or linker error of the kernel's make output: the
+ * sandbox's (BDIR/kernel/sbx/out/build.log), else BDIR/kernel/build.log;
+ * read as data, at most 8 MiB (its writers escape it), or "".
  */
 static void first_build_error(const char *bdir, char *out, size_t len)
 {
@@ -781,8 +782,12 @@ static void first_build_error(const char *bdir, char *out, size_t len)
 	char *log, *l, *e;
 
 	out[0] = '\0';
-	snprintf(p, sizeof(p), "%s/kernel/build.log", bdir);
+	snprintf(p, sizeof(p), "%s/kernel/sbx/out/build.log", bdir);
 	log = read_file_max(p, &n, 8 << 20);
+	if (!log) {
+		snprintf(p, sizeof(p), "%s/kernel/build.log", bdir);
+		log = read_file_max(p, &n, 8 << 20);
+	}
 	for (l = log; l && *l; l = e + 1) {
 		e = strchrnul(l, '\n');
 		if (memmem(l, e - l, " error: ", 8) || memmem(l, e - l, "undefined reference", 19)) {

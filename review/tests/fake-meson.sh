@@ -28,8 +28,8 @@
 # $tmp/tree, when there is one, to its kernel/sbx/src (the sandbox's
 # uid's, as build.sh leaves it), $tmp/obj, when there is one, to its
 # kernel/sbx/obj, and $tmp/series.json to its kernel/series.json; then,
-# when $tmp/build-fails exists, it becomes kernel/build.log and compile
-# fails; when $tmp/own-fails exists, compile writes kernel/bzImage and
+# when $tmp/build-fails exists, it becomes the sandbox's make output
+# (kernel/sbx/out/build.log) and compile fails; when $tmp/own-fails exists, compile writes kernel/bzImage and
 # fails. $root: the source root.
 
 fake_meson_need() {
@@ -86,7 +86,9 @@ fake_meson_setup() {
 			cp "$tmp/series.json" "$dir/kernel/series.json"
 			# a series that applies but does not build: the log build.sh keeps
 			if [ -f "$tmp/build-fails" ]; then
-				cp "$tmp/build-fails" "$dir/kernel/build.log"
+				mkdir -p "$dir/kernel/sbx/out"
+				cp "$tmp/build-fails" "$dir/kernel/sbx/out/build.log"
+				echo "kernel: error: make failed" >"$dir/kernel/build.log"
 				exit 1
 			fi
 			# the kernel built, then one of bpfwire's own programs did not
