@@ -4,7 +4,8 @@
 # run's usage and a line when it is not, and never an install, a meson
 # setup or a kernel build. Fake apt-get, dpkg-query, meson and ninja first
 # in PATH record any call; a call is a failure. ./run tests --kernels is
-# checked the same way: its list before anything runs.
+# checked the same way: its list before anything runs; and with the real
+# build directory, which tests each kernel runs.
 #
 #   test-run-help.sh SOURCE_ROOT BUILD_DIR
 set -u
@@ -56,6 +57,16 @@ t "$([ $rc = 0 ] && grep -q 'then Linux 7.2: meson setup build-72 -Dkernel_versi
 	grep -q 'then Linux 7.3: meson setup build-73 -Dkernel_version=7.3 -Dkernel_series=upstream,' <<<"$out" &&
 	grep -q 'then meson test -C .* --suite review-posted (the posted series on Linux 7.2)' <<<"$out" &&
 	[ -z "$called" ] && echo 0)" "tests --dry-run --kernels=all: 7.2 the seed flavour in build-72, 7.3 upstream in build-73, then the posted series' reviews, calling nothing"
+# With the real build: each scenario runs once per API, on the newest
+# kernel of that API; 6.12 keeps the demo's and the quota comparison.
+sel() { (cd "$tmp" && BPFWIRE_BUILD=$build timeout 120 "$root/run" tests --dry-run "$@" 2>&1 | grep "^run: dry run: .*'s tests: "); }
+all=$(sel) more=$(sel --kernels all) up=$(sel --kernels 7.3)
+echo "# --kernels all: $more"
+t "$([[ $more == *"agent-guest out, scenarios: agent-killed quota-gone quota-gone@upstream compare-quota-gone page-browser "* ]] && echo 0)" \
+	"tests --kernels all: 6.12 keeps agent-killed, quota-gone twice, its comparison and page-browser; agent-guest runs on 7.2"
+t "$([[ $all == *"agent-guest in, "*" link-flap "*" ipv4-ksock@upstream "* ]] && [[ $up == *" link-flap "* ]] &&
+	[[ $up != *"ipv4-ksock@upstream"* && $up == *"quota-gone@upstream"* ]] && echo 0)" \
+	"tests: 6.12 alone runs every scenario; with 7.3 only its @upstream runs move (quota-gone@upstream stays for the comparison)"
 runk tests --kernels 7.9
 t "$([ $rc = 2 ] && grep -q "^run: --kernels: '7.9' is not a version kernel/source-versions lists" <<<"$out" &&
 	[ -z "$called" ] && echo 0)" "tests --kernels 7.9: exit $rc, one line, nothing installed${called:+ (called: $called)}"
