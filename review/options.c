@@ -54,6 +54,10 @@ const char review_usage[] =
 "                    with its counts, not counted as worse\n"
 "  --retry-budget S  start no rerun that would end later than S seconds after the\n"
 "                    first (default 600); the review prints the budget and estimate\n"
+"  --insns-threshold PCT  a rise of a bpfwire BPF program's instructions processed\n"
+"                    (the test verifier-cost: each program of the agent loaded\n"
+"                    alone, base and series) over PCT percent is changed and\n"
+"                    named (default 10); one that no longer loads is worse\n"
 "  --strict          static findings count as worse: checkpatch.pl --strict of the\n"
 "                    series' tree on each of its patches (errors and warnings), and,\n"
 "                    each patch on its parent, a patch whose touched objects do not\n"
@@ -99,6 +103,7 @@ int review_parse(int argc, char **argv, struct opts *o)
 		{ "compare", required_argument, NULL, 'C' },
 		{ "retries", required_argument, NULL, 'r' },
 		{ "retry-budget", required_argument, NULL, 'R' },
+		{ "insns-threshold", required_argument, NULL, 'I' },
 		{ "strict", no_argument, NULL, 'S' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -130,6 +135,15 @@ int review_parse(int argc, char **argv, struct opts *o)
 				return cli_bad_value(PROG, c == 'r' ? "--retries" : "--retry-budget", optarg,
 						     c == 'r' ? "a count from 0 to 10" : "seconds, 1 to 86400");
 			*(c == 'r' ? &o->retries : &o->retry_budget) = (int)v;
+			break;
+		}
+		case 'I': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || v < 0 || v > 1000)
+				return cli_bad_value(PROG, "--insns-threshold", optarg, "a percentage from 0 to 1000");
+			o->insns_threshold = (unsigned)v;
 			break;
 		}
 		case 'n': o->dry = true; break;

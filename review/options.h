@@ -12,6 +12,7 @@ struct opts {
 	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare, *kernel;
 	char config[4096];
 	int retries, retry_budget;
+	unsigned insns_threshold;	/* percent: a verifier cost rise over it is changed */
 	bool dry, strict, all;
 };
 

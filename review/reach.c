@@ -615,7 +615,9 @@ int rc_review(const struct rc_map *m, const char *series, const char *forced, co
 
 int rc_candidates(const char *scn_dir, const char *only, bool selftests, char ***names, int *n)
 {
-	static const char *const fixed[] = { "kernel-suite", "agent-guest", "selftests" };
+	/* the last, selftests, only when the series carries them */
+	static const char *const fixed[] = { "kernel-suite", "agent-guest", "verifier-cost", "selftests" };
+	const size_t nfixed = ARRAY_SIZE(fixed) - !selftests;
 	DIR *d;
 	struct dirent *de;
 	char **v;
@@ -641,9 +643,8 @@ int rc_candidates(const char *scn_dir, const char *only, bool selftests, char **
 			closedir(d);
 		return -1;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
-		if (i < 2 || selftests)
-			v[k++] = strdup(fixed[i]);
+	for (size_t i = 0; i < nfixed; i++)
+		v[k++] = strdup(fixed[i]);
 	while ((de = readdir(d))) {
 		if (!runner_is_scenario_name(de->d_name))
 			continue;
@@ -660,7 +661,7 @@ int rc_candidates(const char *scn_dir, const char *only, bool selftests, char **
 	for (int i = 0; i < k; i++)
 		if (!v[i])
 			return -1;
-	qsort(v + (selftests ? 3 : 2), k - (selftests ? 3 : 2), sizeof(*v), cmp_str);
+	qsort(v + nfixed, k - nfixed, sizeof(*v), cmp_str);
 	*n = k;
 	return 0;
 }

@@ -40,6 +40,7 @@
 #include "series.h"
 #include "static.h"
 #include "testlog.h"
+#include "vcost.h"
 #include "timeutil.h"
 #include "verdict.h"
 
@@ -190,7 +191,7 @@ static int test_list(const char *bdir, const char *only, bool selftests, char **
 		name += 3;
 		/* NAME@upstream boots build-up's kernel, not the series' */
 		if (strstr(l, ":scenarios / ") ? !strchr(name, '@') :
-		    !strcmp(name, "kernel-suite") || !strcmp(name, "agent-guest") ||
+		    !strcmp(name, "kernel-suite") || !strcmp(name, "agent-guest") || !strcmp(name, VC_TEST) ||
 		    (selftests && !strcmp(name, "selftests")))
 			(*names)[(*n)++] = strdup(name);
 	}
@@ -443,9 +444,13 @@ static json_object *summary_json(const struct opts *o, const char *name, const c
 }
 
 /* --compare: two kept test logs, compared again; nothing built or run. */
-static int compare_only(const char *base, const char *review, bool dry, const struct fl_list *known)
+static int compare_only(const char *base, const char *review, bool dry, const struct fl_list *known,
+			unsigned insns_threshold)
 {
 	struct tl_log b = { 0 }, r = { 0 };
+	char *vtext = NULL;
+	size_t vlen = 0;
+	FILE *vf = NULL;
 	struct vd_report rep = { 0 };
 	char err[PATH_MAX + 256];
 	double boots;
@@ -463,10 +468,17 @@ static int compare_only(const char *base, const char *review, bool dry, const st
 	} else if (vd_compare_logs(&b, &r, &rep) || runs_compare(&b, &r, &rep, &boots) ||
 		   fl_mark_known(&rep, known)) {
 		st = REVIEW_NOBUILD;
+	} else if (!(vf = open_memstream(&vtext, &vlen)) ||
+		   vc_compare(&b, &r, insns_threshold, &rep, vf)) {
+		if (vf)
+			fclose(vf);
+		st = REVIEW_NOBUILD;
 	} else {
-		vd_write_review(stdout, NULL, &rep, &r, NULL, NULL);
+		fclose(vf);
+		vd_write_review(stdout, NULL, &rep, &r, vtext && *vtext ? vtext : NULL, NULL);
 		st = rep.worse ? REVIEW_WORSE : 0;
 	}
+	free(vtext);
 	vd_free(&rep);
 	tl_free(&b);
 	tl_free(&r);
@@ -879,7 +891,8 @@ int main(int argc, char **argv)
 {
 	char bdir[PATH_MAX], series[PATH_MAX], source[PATH_MAX] = "", cfg[4096] = "", err[512];
 	char title[128], name[80], commit[128], shortc[32], api[32], base[PATH_MAX], res[PATH_MAX], p[PATH_MAX + 64];
-	struct opts o = { .retries = RETRIES_DEFAULT, .retry_budget = RETRY_BUDGET_DEFAULT };
+	struct opts o = { .retries = RETRIES_DEFAULT, .retry_budget = RETRY_BUDGET_DEFAULT,
+			  .insns_threshold = VC_THRESHOLD_DEFAULT };
 	struct fl_list known = { 0 };
 	struct st_report st = { 0 };
 	struct rd_report rd = { 0 };
@@ -911,7 +924,7 @@ int main(int argc, char **argv)
 	}
 	forced = o.tests ? "--tests" : o.all ? "--all" : NULL;
 	if (o.compare)
-		return compare_only(o.compare, o.series, o.dry, &known);
+		return compare_only(o.compare, o.series, o.dry, &known, o.insns_threshold);
 	if (series_check(o.series, err, sizeof(err))) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return CLI_EUSAGE;
@@ -1132,12 +1145,18 @@ int main(int argc, char **argv)
 	/* 4. compare; the known flakes; the worse run again (under the baseline's lock still) */
 	char reruns[1024];
 
-	if (tl_rename_root(&rlog, bdir) || tl_rename_root(&blog, base) ||
+	char *vtext = NULL;
+	size_t vlen = 0;
+	FILE *vf = open_memstream(&vtext, &vlen);
+
+	if (!vf || tl_rename_root(&rlog, bdir) || tl_rename_root(&blog, base) ||
 	    vd_compare_logs(&blog, &rlog, &rep) ||
+	    vc_compare(&blog, &rlog, o.insns_threshold, &rep, vf) ||
 	    runs_compare(&blog, &rlog, &rep, &ph.boots) || fl_mark_known(&rep, &known)) {
 		pr_warn("out of memory comparing");
 		return REVIEW_NOBUILD;
 	}
+	fclose(vf);
 	if (retry_worse(&o, bdir, base, &rlog, &blog, &known, &rep, &ph.reruns, reruns, sizeof(reruns)))
 		return interrupted("the reruns of the tests that hold worse cases");
 	if (blk >= 0)
@@ -1174,6 +1193,7 @@ int main(int argc, char **argv)
 	/* the static section, then the times: before the verdict */
 	if (sf) {
 		st_write_text(sf, &st, o.strict);
+		fputs(vtext ? vtext : "", sf);
 		rc_write_text(sf, &sel);
 		fclose(sf);
 	}
@@ -1207,6 +1227,7 @@ int main(int argc, char **argv)
 	write_reply(res, name, series, bdir, version, base_series ? base_mbox : base, commit, &o, argc, argv, &rep, n,
 		    stext, rshort);
 	free(extra);
+	free(vtext);
 	free(rtext);
 	free(rshort);
 	rd_free(&rd);

@@ -6,16 +6,7 @@
 # ksock/netpoll must keep sending with no agent, ringbuf must stop with it.
 # Prints TAP on the console; BW_AGENT and BW_RECV come from the kernel
 # command line.
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin
-mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev 2>/dev/null
-# /run 0755 (tmpfs makes 1777): the key files below live there, and a
-# key in a directory others can write is refused (StrictModes).
-mount -t tmpfs -o mode=0755 run /run; mount -t bpf bpf /sys/fs/bpf
-# The build tree may live under /tmp (a CI clone): keep the host's /tmp
-# reachable before a tmpfs covers it.
-mkdir -p /run/host-tmp && mount --bind /tmp /run/host-tmp
-mount -t tmpfs tmp /tmp
-host_path() { case $1 in /tmp/*) echo "/run/host-tmp/${1#/tmp/}" ;; *) echo "$1" ;; esac; }
+. "$(dirname "$0")/guest_lib.sh"
 A=$(host_path "$BW_AGENT"); R=$(host_path "$BW_RECV"); TC=$(host_path "$BW_TAGCHECK")
 n=0; tap_failed=0
 ok() { n=$((n+1)); echo "ok $n - $1"; }

@@ -34,13 +34,13 @@ while [ $# -gt 0 ]; do [ "$1" = -append ] && printf '%s\n' "$2" > "$APPEND_OUT";
 cat "$CONSOLE"
 QEMU
 chmod +x "$tmp/bin/qemu-system-x86_64"
-touch "$tmp/bz" "$tmp/agent" "$tmp/recv"
+touch "$tmp/bz" "$tmp/init"
 # guest_console KIND: a finished guest's TAP, then KIND's console
 guest_console() {
 	{ printf 'ok 1 - sender\n1..1\n'; cat "$tmp/$1.log"; printf 'BPFWIRE-GUEST-DONE failed=0\n'; } \
 		> "$tmp/guest-$1.log"
 	PATH=$tmp/bin:$PATH CONSOLE=$tmp/guest-$1.log APPEND_OUT=$tmp/append \
-		bash "$run_guest" "$tmp/bz" "$tmp/agent" "$tmp/recv" "$splat" "$lab" > "$tmp/rg-$1.out" 2>&1
+		bash "$run_guest" "$tmp/bz" "$splat" "$lab" "$tmp/init" BW_X=1 > "$tmp/rg-$1.out" 2>&1
 }
 guest_console nul-warn; st=$?
 [ "$st" = 1 ]; t $? "run_guest.sh: a WARNING behind NULs on the console fails it (got $st)"

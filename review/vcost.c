@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Verifier cost, base against series: see vcost.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "vcost.h"
+
+int vc_parse_note(const char *note, unsigned *insns, unsigned *peak)
+{
+	const char *i = note ? strstr(note, "insns=") : NULL;
+	const char *p = note ? strstr(note, "peak_states=") : NULL;
+
+	if (!i || !p || sscanf(i, "insns=%u", insns) != 1 || sscanf(p, "peak_states=%u", peak) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+static const struct tl_case *find_case(const struct tl_test *t, const char *id)
+{
+	for (size_t i = 0; t && i < t->ncases; i++)
+		if (t->cases[i].id && !strcmp(t->cases[i].id, id))
+			return &t->cases[i];
+	return NULL;
+}
+
+/* One program's figures as the section shows them: "1234 insns, 12 peak states" or why not. */
+static void figures(const struct tl_case *c, char *out, size_t len)
+{
+	unsigned insns, peak;
+
+	if (!c)
+		snprintf(out, len, "(not there)");
+	else if (c->rank == TL_PASS && !vc_parse_note(c->note, &insns, &peak))
+		snprintf(out, len, "%u insns, %u peak states", insns, peak);
+	else
+		snprintf(out, len, "%s", c->rank == TL_SKIP ? "does not load (another API)" :
+			 c->rank == TL_PASS ? "loads (no figures)" : "does not load");
+}
+
+int vc_compare(const struct tl_log *base, const struct tl_log *review, unsigned threshold,
+	       struct vd_report *rep, FILE *section)
+{
+	const struct tl_test *bt = tl_find(base, VC_TEST), *rt = tl_find(review, VC_TEST);
+
+	if (!bt && !rt)
+		return 0;
+	if (section)
+		fprintf(section, "verifier cost (%s: instructions processed, peak states; base -> series; "
+			"a rise over %u%% is changed):\n", VC_TEST, threshold);
+	if (!rt) {
+		if (section)
+			fprintf(section, "  the series' run has no %s test\n", VC_TEST);
+		return 0;
+	}
+	for (size_t i = 0; i < rt->ncases; i++) {
+		const struct tl_case *rc = &rt->cases[i], *bc;
+		unsigned bi, bp, ri, rp;
+		char b[96], r[96], note[160];
+
+		if (!rc->id)
+			continue;
+		bc = find_case(bt, rc->id);
+		figures(bc, b, sizeof(b));
+		figures(rc, r, sizeof(r));
+		note[0] = '\0';
+		if (bc && bc->rank == TL_PASS && rc->rank == TL_PASS &&
+		    !vc_parse_note(bc->note, &bi, &bp) && !vc_parse_note(rc->note, &ri, &rp) && bi) {
+			double pct = 100.0 * ((double)ri - bi) / bi;
+
+			snprintf(note, sizeof(note), " (%+.1f%%)", pct);
+			if (pct > threshold) {
+				char bs[32], rs[32], why[96];
+
+				snprintf(bs, sizeof(bs), "insns=%u", bi);
+				snprintf(rs, sizeof(rs), "insns=%u", ri);
+				snprintf(why, sizeof(why), "instructions processed %+.1f%%, over the %u%% threshold",
+					 pct, threshold);
+				if (vd_add(rep, VD_CASE, VD_CHANGED, VC_TEST, rc->id, bs, rs, why))
+					return -ENOMEM;
+				if (rep->same[VD_CASE])
+					rep->same[VD_CASE]--;	/* vd_compare_logs counted it the same */
+				strncat(note, " OVER THE THRESHOLD", sizeof(note) - strlen(note) - 1);
+			}
+		} else if (!bc) {
+			snprintf(note, sizeof(note), " (new)");
+		}
+		if (section) {
+			/* the name is the guest's text */
+			fputs("  ", section);
+			esc_fputs(section, rc->id, 0);
+			fprintf(section, ": %s -> %s%s\n", b, r, note);
+		}
+	}
+	return 0;
+}
