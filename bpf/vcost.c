@@ -15,11 +15,14 @@
  *   ok N - OBJECT: PROGRAM # SKIP not for this kernel's API: LAST LINE
  * An object fails only where the kernel's BTF has its API (kapi/): ksock
  * for the seed API, ksock_up for the merged one, netpoll where present,
- * ringbuf always.
+ * ringbuf always. Each is loaded with the agent's fullest configuration
+ * (set_cfg()).
  */
 #define _GNU_SOURCE
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <sys/socket.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -31,6 +34,7 @@
 #include "kapi.h"
 #include "libbpf_log.h"
 #include "log.h"
+#include "sender.h"	/* the types the skeletons' .rodata and maps name */
 
 #include "ksock.bpf.skel.h"
 #include "ksock_up.bpf.skel.h"
@@ -48,10 +52,10 @@ struct vc_object {
 };
 
 static struct vc_object objects[] = {
-	{ "ksock", bpfwire_ksock__elf_bytes },
-	{ "ksock_up", bpfwire_ksock_up__elf_bytes },
-	{ "netpoll", bpfwire_netpoll__elf_bytes },
-	{ "ringbuf", bpfwire_ringbuf__elf_bytes },
+	{ .name = "ksock", .bytes = bpfwire_ksock__elf_bytes },
+	{ .name = "ksock_up", .bytes = bpfwire_ksock_up__elf_bytes },
+	{ .name = "netpoll", .bytes = bpfwire_netpoll__elf_bytes },
+	{ .name = "ringbuf", .bytes = bpfwire_ringbuf__elf_bytes },
 };
 
 static void usage(FILE *f)
@@ -118,6 +122,69 @@ static void last_line(const char *log, char *out, size_t len)
 }
 
 /*
+ * The agent fills .rodata's cfg before load, and the verifier prunes what
+ * it turns off: with a zeroed cfg an event program is a few instructions.
+ * Measure the most code the agent can load: both events, a path prefix,
+ * signed v2 datagrams, batches of 8 with an age limit (ksock; the others
+ * compile batching out). 0, or -ENOENT when the object has no cfg.
+ */
+static int set_cfg(struct bpf_object *bo)
+{
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *sec;
+	struct bpf_map *map, *ro = NULL;
+	struct bpfwire_cfg *cfg;
+	struct btf *btf = bpf_object__btf(bo);
+	const void *init;
+	size_t sz = 0;
+	char *data;
+	int id, err;
+
+	bpf_object__for_each_map(map, bo) {
+		const char *n = bpf_map__name(map);
+
+		if (bpf_map__is_internal(map) && strlen(n) >= 7 && !strcmp(n + strlen(n) - 7, ".rodata"))
+			ro = map;
+	}
+	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) : -1;
+	init = ro ? bpf_map__initial_value(ro, &sz) : NULL;
+	if (id < 0 || !init)
+		return -ENOENT;
+	data = malloc(sz);
+	if (!data)
+		return -ENOMEM;
+	memcpy(data, init, sz);
+	sec = btf__type_by_id(btf, id);
+	vs = btf_var_secinfos(sec);
+	for (int i = 0; i < btf_vlen(sec); i++, vs++) {
+		const struct btf_type *v = btf__type_by_id(btf, vs->type);
+
+		if (strcmp(btf__name_by_offset(btf, v->name_off), "cfg") ||
+		    vs->offset + sizeof(*cfg) > sz)
+			continue;
+		cfg = (struct bpfwire_cfg *)(data + vs->offset);
+		memset(cfg, 0, sizeof(*cfg));
+		cfg->sender_id = 1;
+		cfg->events = BPFWIRE_EVF_EXEC | BPFWIRE_EVF_OPEN;
+		cfg->family = AF_INET;
+		memcpy(cfg->dst_addr, (unsigned char[]){ 192, 0, 2, 2 }, 4);
+		cfg->dst_port = 7000;
+		snprintf(cfg->dev, sizeof(cfg->dev), "eth0");
+		cfg->prefix_len = 4;
+		memcpy(cfg->prefix, "/tmp", 4);
+		cfg->key_id = 1;
+		cfg->wire_version = 2;
+		cfg->batch = 8;
+		cfg->batch_age_ms = 100;
+		err = bpf_map__set_initial_value(ro, data, sz);
+		free(data);
+		return err;
+	}
+	free(data);
+	return -ENOENT;
+}
+
+/*
  * Load program index want of obj alone and print its TAP line: 0, 1 if it
  * failed where it must load, -ENOENT past the last program, -EIO when the
  * object does not open (said).
@@ -147,6 +214,12 @@ static int one(const struct vc_object *obj, int want, int *n, char *vlog)
 		bpf_object__close(bo);
 		return -ENOENT;
 	}
+	if (set_cfg(bo)) {
+		printf("not ok %d - %s: %s # no .rodata cfg to fill\n", ++*n, obj->name,
+		       bpf_program__name(mine));
+		bpf_object__close(bo);
+		return 1;
+	}
 	snprintf(name, sizeof(name), "%s", bpf_program__name(mine));
 	vlog[0] = '\0';
 	bpf_program__set_log_buf(mine, vlog, VLOG_SIZE);
@@ -159,7 +232,7 @@ static int one(const struct vc_object *obj, int want, int *n, char *vlog)
 
 		if (parse_stats(vlog, &insns, &peak, &total))
 			insns = peak = total = 0;
-		if (!bpf_prog_get_info_by_fd(bpf_program__fd(mine), &info, &ilen) && info.verified_insns)
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(mine), &info, &ilen) && info.verified_insns)
 			insns = info.verified_insns;
 		printf("ok %d - %s: %s # insns=%u peak_states=%u total_states=%u\n", ++*n, obj->name,
 		       name, insns, peak, total);
