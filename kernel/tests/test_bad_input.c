@@ -422,30 +422,35 @@ struct netpoll_case {
 	int pass;
 	__u8 reserved, ipv6;
 	int expected;
-	bool no_net_admin;	/* run the probe in a child without CAP_NET_ADMIN */
+	int drop_cap;		/* run the probe in a child without it; -1: with every one */
 	const char *todo;	/* the seed bug this case shows, if any */
 };
 
 #define NETPOLL_CAP_BUG "seed bug: bpf_netpoll_create asks no capability; with CAP_BPF " \
 	"alone it opens a down device and sends past netfilter (fixed by 0012)"
+#define NETPOLL_RAW_BUG "seed bug: bpf_netpoll_create asks CAP_NET_ADMIN only; without " \
+	"CAP_NET_RAW it still sends frames of the program's own addresses and MAC (fixed by 0022)"
 #define NETPOLL_ENOTSUPP_BUG "seed bug: netpoll_setup's kernel-internal ENOTSUPP (524) " \
 	"reaches the program (fixed by 0013)"
 
 static const struct netpoll_case netpoll_cases[] = {
-	{ "netpoll_create: dummy0 (control) -> ok", "dummy0", PASS_OPTS, 0, 0, 0, false, NULL },
-	{ "netpoll_create: opts NULL -> refused at load (trusted arguments); EINVAL at run on the seed-only 6.12 kernel", "dummy0", PASS_NULL, 0, 0, -EINVAL, false, NULL },
-	{ "netpoll_create: opts__sz too short -> EINVAL", "dummy0", PASS_SHORT, 0, 0, -EINVAL, false, NULL },
-	{ "netpoll_create: opts__sz too long -> EINVAL", "dummy0", PASS_LONG, 0, 0, -EINVAL, false, NULL },
-	{ "netpoll_create: reserved=1 -> EINVAL", "dummy0", PASS_OPTS, 1, 0, -EINVAL, false, NULL },
-	{ "netpoll_create: unknown device -> ENODEV", "kt-nosuchdev", PASS_OPTS, 0, 0, -ENODEV, false, NULL },
-	{ "netpoll_create: empty device name -> ENODEV", "", PASS_OPTS, 0, 0, -ENODEV, false, NULL },
-	{ "netpoll_create: device without IPv4 address -> EDESTADDRREQ", "dummy1", PASS_OPTS, 0, 0, -EDESTADDRREQ, false, NULL },
-	{ "netpoll_create: device without IPv6 address -> EDESTADDRREQ", "dummy1", PASS_OPTS, 0, 1, -EDESTADDRREQ, false, NULL },
+	{ "netpoll_create: dummy0 (control) -> ok", "dummy0", PASS_OPTS, 0, 0, 0, -1, NULL },
+	{ "netpoll_create: opts NULL -> refused at load (trusted arguments); EINVAL at run on the seed-only 6.12 kernel", "dummy0", PASS_NULL, 0, 0, -EINVAL, -1, NULL },
+	{ "netpoll_create: opts__sz too short -> EINVAL", "dummy0", PASS_SHORT, 0, 0, -EINVAL, -1, NULL },
+	{ "netpoll_create: opts__sz too long -> EINVAL", "dummy0", PASS_LONG, 0, 0, -EINVAL, -1, NULL },
+	{ "netpoll_create: reserved=1 -> EINVAL", "dummy0", PASS_OPTS, 1, 0, -EINVAL, -1, NULL },
+	{ "netpoll_create: unknown device -> ENODEV", "kt-nosuchdev", PASS_OPTS, 0, 0, -ENODEV, -1, NULL },
+	{ "netpoll_create: empty device name -> ENODEV", "", PASS_OPTS, 0, 0, -ENODEV, -1, NULL },
+	{ "netpoll_create: device without IPv4 address -> EDESTADDRREQ", "dummy1", PASS_OPTS, 0, 0, -EDESTADDRREQ, -1, NULL },
+	{ "netpoll_create: device without IPv6 address -> EDESTADDRREQ", "dummy1", PASS_OPTS, 0, 1, -EDESTADDRREQ, -1, NULL },
 	{ "netpoll_create: veth (IFF_DISABLE_NETPOLL) -> EOPNOTSUPP, not the internal ENOTSUPP",
-	  "veth0", PASS_OPTS, 0, 0, -EOPNOTSUPP, false, NETPOLL_ENOTSUPP_BUG },
+	  "veth0", PASS_OPTS, 0, 0, -EOPNOTSUPP, -1, NETPOLL_ENOTSUPP_BUG },
 	/* dummy2 is down: netpoll_setup() would open it. */
 	{ "netpoll_create: without CAP_NET_ADMIN -> EPERM, the down device stays down",
-	  "dummy2", PASS_OPTS, 0, 0, -EPERM, true, NETPOLL_CAP_BUG },
+	  "dummy2", PASS_OPTS, 0, 0, -EPERM, CAP_NET_ADMIN, NETPOLL_CAP_BUG },
+	/* dummy3 is down as well: a create that passes would open it. */
+	{ "netpoll_create: with CAP_NET_ADMIN, without CAP_NET_RAW -> EPERM, the down device stays down",
+	  "dummy3", PASS_OPTS, 0, 0, -EPERM, CAP_NET_RAW, NETPOLL_RAW_BUG },
 };
 
 static bool netpoll_input_env(struct netns *ns)
@@ -463,7 +468,9 @@ static bool netpoll_input_env(struct netns *ns)
 	       !sh(IP " link set veth1 up") &&
 	       !sh(IP " link set veth0 up") &&
 	       !sh(IP " link add dummy2 type dummy") &&
-	       !sh(IP " addr add 203.0.113.1/24 dev dummy2");
+	       !sh(IP " addr add 203.0.113.1/24 dev dummy2") &&
+	       !sh(IP " link add dummy3 type dummy") &&
+	       !sh(IP " addr add 198.51.100.7/24 dev dummy3");
 }
 
 /* IFF_UP of a device of the current netns; -1 when it cannot be read. */
@@ -520,17 +527,17 @@ static void netpoll_case(struct netpoll_input *skel, const struct netpoll_case *
 	skel->data->create_err = 1;
 	if (c->todo)
 		kt_todo_on_seed(c->todo);
-	if (c->no_net_admin) {
+	if (c->drop_cap >= 0) {
 		if (!ASSERT_OK(run_prog_without_cap(skel->progs.netpoll_create_probe,
-						    CAP_NET_ADMIN, NULL),
-			       "probe run without CAP_NET_ADMIN"))
+						    c->drop_cap, NULL),
+			       "probe run without the capability"))
 			return;
 	} else if (!ASSERT_OK(run_prog(skel->progs.netpoll_create_probe, &ret), "probe run")) {
 		return;
 	}
 	ASSERT_EQ(skel->data->create_err, c->expected, "bpf_netpoll_create err");
 	ASSERT_EQ(skel->bss->created, c->expected == 0, "context returned");
-	if (c->no_net_admin)
+	if (c->drop_cap >= 0)
 		ASSERT_EQ(link_is_up(c->dev), 0, "device still down");
 }
 

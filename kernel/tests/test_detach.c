@@ -2,7 +2,8 @@
 /*
  * netpoll: when a context lets go of its device (issue 33). Fix 0010: a
  * device moved to another netns while a context is being created; fix
- * 0011: the device joins a bridge; fix 0009: senders on 2 CPUs while the
+ * 0023: one that joins a bridge then; fix 0011: the device joins a
+ * bridge under a live context; fix 0009: senders on 2 CPUs while the
  * device is deleted, detached with RCU instead of 0005's lock.
  * netpoll_detach.bpf.c counts sends by errno and frames by netns.
  */
@@ -267,6 +268,138 @@ out:
 		close(nl_away);
 	if (m.away >= 0)
 		close(m.away);
+	netns_leave(&ns);
+	tap_case_end();
+}
+
+/* ------------------------------------------------------------------ */
+/* Fix 0023: a bridge join during create                               */
+
+/* RTM_NEWLINK on nl: make ifname a port of the device master. 0 or -errno. */
+static int link_set_master(int nl, const char *ifname, int master)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+		char attrs[64];
+	} req = {};
+	struct {
+		struct nlmsghdr nh;
+		struct nlmsgerr err;
+	} ack;
+	struct rtattr *rta;
+	size_t len = strlen(ifname) + 1;
+
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
+	req.nh.nlmsg_type = RTM_NEWLINK;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req.ifi.ifi_family = AF_UNSPEC;
+	rta = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
+	rta->rta_type = IFLA_IFNAME;
+	rta->rta_len = RTA_LENGTH(len);
+	memcpy(RTA_DATA(rta), ifname, len);
+	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	rta = (struct rtattr *)((char *)&req + req.nh.nlmsg_len);
+	rta->rta_type = IFLA_MASTER;
+	rta->rta_len = RTA_LENGTH(sizeof(__u32));
+	*(__u32 *)RTA_DATA(rta) = master;
+	req.nh.nlmsg_len += RTA_ALIGN(rta->rta_len);
+
+	if (send(nl, &req, req.nh.nlmsg_len, 0) < 0)
+		return -errno;
+	if (recv(nl, &ack, sizeof(ack), 0) < (ssize_t)sizeof(ack))
+		return -EIO;
+	return ack.nh.nlmsg_type == NLMSG_ERROR ? ack.err.error : -EIO;
+}
+
+#define JOIN_DEV "kt-join0"
+#define JOIN_BR "kt-br1"
+
+struct joiner {
+	struct netpoll_detach *skel;
+	int nl, master, err;
+};
+
+/* Waits (10 s at most) for a create in the window, then joins the bridge. */
+static void *joiner_run(void *arg)
+{
+	struct joiner *j = arg;
+	int i;
+
+	j->err = -ETIMEDOUT;
+	for (i = 0; i < 10000; i++) {
+		if (__atomic_load_n(&j->skel->bss->in_window, __ATOMIC_ACQUIRE)) {
+			j->err = link_set_master(j->nl, JOIN_DEV, j->master);
+			break;
+		}
+		sleep_ms(1);
+	}
+	return NULL;
+}
+
+#define JOIN_RACE_BUG "seed bug: a bridge join while create waits between netpoll_setup() " \
+	"and its re-check is missed, and create succeeds on a port (fixed by 0023)"
+
+/*
+ * A create of JOIN_DEV is held after netpoll_setup() (as in the netns move
+ * case) until the joiner thread's br_add_if() has started under RTNL, so
+ * its re-check comes after the whole join: the device is a port by then.
+ */
+KT_TEST(87, test_netpoll_join_race)
+{
+	const char *name = "netpoll_create: the device joins a bridge while create waits -> EBUSY";
+	struct netpoll_detach *skel = NULL;
+	struct netns ns = NETNS_INIT;
+	struct joiner j = { .nl = -1 };
+	pthread_t th;
+
+	if (!kt_needs(KT_NEED_NETPOLL, name) || !tap_case_begin(name))
+		return;
+	kt_todo_on_seed(JOIN_RACE_BUG);
+	if (!netns_enter_new(&ns))
+		goto out;
+	SYS(out, IP " link add " JOIN_DEV " type dummy");
+	SYS(out, IP " link set " JOIN_DEV " up");
+	SYS(out, IP " link add " JOIN_BR " type bridge");
+	j.master = if_nametoindex(JOIN_BR);
+	j.nl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (!ASSERT_GE(j.master, 1, "the bridge's ifindex") || !ASSERT_GE(j.nl, 0, "netlink socket"))
+		goto out;
+	skel = detach_open(JOIN_DEV, true);
+	if (!skel)
+		goto out;
+	j.skel = skel;
+	skel->links.detach_join_start = bpf_program__attach(skel->progs.detach_join_start);
+	if (!ASSERT_OK_PTR(skel->links.detach_join_start, "attach fentry/br_add_if"))
+		goto out;
+	if (kt_kernel_has_func("netpoll_setup")) {
+		skel->links.detach_window = bpf_program__attach(skel->progs.detach_window);
+		if (!ASSERT_OK_PTR(skel->links.detach_window, "attach fexit/netpoll_setup"))
+			goto out;
+	} else {
+		skel->links.detach_setup_done = bpf_program__attach(skel->progs.detach_setup_done);
+		skel->links.detach_window_rcu = bpf_program__attach(skel->progs.detach_window_rcu);
+		if (!ASSERT_OK_PTR(skel->links.detach_setup_done, "attach fexit/__netpoll_setup") ||
+		    !ASSERT_OK_PTR(skel->links.detach_window_rcu, "attach fexit/synchronize_rcu"))
+			goto out;
+	}
+	if (!ASSERT_OK(pthread_create(&th, NULL, joiner_run, &j), "joiner thread"))
+		goto out;
+	skel->bss->window_on = 1;
+	detach_create(skel);
+	skel->bss->window_on = 0;
+	pthread_join(th, NULL);
+	printf("# create: %s; joins in the window %u; contexts made %u\n",
+	       errno_str(-skel->bss->create_status), skel->bss->moves_in_window,
+	       skel->bss->creates_ok);
+	ASSERT_OK(j.err, "join the bridge");
+	ASSERT_EQ(skel->bss->moves_in_window, 1, "joins that began in the window");
+	ASSERT_EQ(skel->bss->create_status, -EBUSY, "bpf_netpoll_create err");
+	ASSERT_EQ(skel->bss->creates_ok, 0, "contexts made");
+out:
+	netpoll_detach__destroy(skel);
+	if (j.nl >= 0)
+		close(j.nl);
 	netns_leave(&ns);
 	tap_case_end();
 }
