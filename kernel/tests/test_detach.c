@@ -62,6 +62,20 @@ static struct netpoll_detach *detach_open(const char *dev, bool window)
 	return skel;
 }
 
+/* Attach what holds a create of target_pid in the window (detach_open(dev, true)). */
+static bool window_attach(struct netpoll_detach *skel)
+{
+	if (kt_kernel_has_func("netpoll_setup")) {
+		skel->links.detach_window = bpf_program__attach(skel->progs.detach_window);
+		return ASSERT_OK_PTR(skel->links.detach_window, "attach fexit/netpoll_setup");
+	}
+	printf("# 7.x: no netpoll_setup(); the window is synchronize_rcu() after __netpoll_setup()\n");
+	skel->links.detach_setup_done = bpf_program__attach(skel->progs.detach_setup_done);
+	skel->links.detach_window_rcu = bpf_program__attach(skel->progs.detach_window_rcu);
+	return ASSERT_OK_PTR(skel->links.detach_setup_done, "attach fexit/__netpoll_setup") &&
+	       ASSERT_OK_PTR(skel->links.detach_window_rcu, "attach fexit/synchronize_rcu");
+}
+
 /* One send from this thread (the LSM hook on open). */
 static void detach_send_once(void)
 {
@@ -82,12 +96,11 @@ static bool detach_create(struct netpoll_detach *skel)
 /* Fix 0010: a netns move during create                                */
 
 /*
- * RTM_NEWLINK on nl (a socket of the namespace the device is in): move
- * ifname to the namespace of nsfd and bring it up there, under one RTNL
- * hold, so that no create sees it down (netpoll_setup() would open it and
- * wait for its carrier). 0 or -errno.
+ * RTM_NEWLINK on nl (a socket of the namespace the device is in): set
+ * ifname's attribute attr (a u32: IFLA_NET_NS_FD, IFLA_MASTER) to value,
+ * and with up bring the device up in the same request. 0 or -errno.
  */
-static int link_move_up(int nl, const char *ifname, int nsfd)
+static int link_set(int nl, const char *ifname, unsigned short attr, __u32 value, bool up)
 {
 	struct {
 		struct nlmsghdr nh;
@@ -105,17 +118,17 @@ static int link_move_up(int nl, const char *ifname, int nsfd)
 	req.nh.nlmsg_type = RTM_NEWLINK;
 	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	req.ifi.ifi_family = AF_UNSPEC;
-	req.ifi.ifi_flags = IFF_UP;
-	req.ifi.ifi_change = IFF_UP;
+	req.ifi.ifi_flags = up ? IFF_UP : 0;
+	req.ifi.ifi_change = up ? IFF_UP : 0;
 	rta = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
 	rta->rta_type = IFLA_IFNAME;
 	rta->rta_len = RTA_LENGTH(len);
 	memcpy(RTA_DATA(rta), ifname, len);
 	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + RTA_ALIGN(rta->rta_len);
 	rta = (struct rtattr *)((char *)&req + req.nh.nlmsg_len);
-	rta->rta_type = IFLA_NET_NS_FD;
+	rta->rta_type = attr;
 	rta->rta_len = RTA_LENGTH(sizeof(__u32));
-	*(__u32 *)RTA_DATA(rta) = nsfd;
+	*(__u32 *)RTA_DATA(rta) = value;
 	req.nh.nlmsg_len += RTA_ALIGN(rta->rta_len);
 
 	if (send(nl, &req, req.nh.nlmsg_len, 0) < 0)
@@ -123,6 +136,16 @@ static int link_move_up(int nl, const char *ifname, int nsfd)
 	if (recv(nl, &ack, sizeof(ack), 0) < (ssize_t)sizeof(ack))
 		return -EIO;
 	return ack.nh.nlmsg_type == NLMSG_ERROR ? ack.err.error : -EIO;
+}
+
+/*
+ * Move ifname to the namespace of nsfd and bring it up there, under one
+ * RTNL hold, so that no create sees it down (netpoll_setup() would open
+ * it and wait for its carrier).
+ */
+static int link_move_up(int nl, const char *ifname, int nsfd)
+{
+	return link_set(nl, ifname, IFLA_NET_NS_FD, nsfd, true);
 }
 
 struct mover {
@@ -215,18 +238,8 @@ KT_TEST(77, test_netpoll_netns_move)
 	if (!ASSERT_OK_PTR(skel->links.detach_move_start,
 			   "attach fentry/__dev_change_net_namespace"))
 		goto out;
-	if (kt_kernel_has_func("netpoll_setup")) {
-		skel->links.detach_window = bpf_program__attach(skel->progs.detach_window);
-		if (!ASSERT_OK_PTR(skel->links.detach_window, "attach fexit/netpoll_setup"))
-			goto out;
-	} else {
-		printf("# 7.x: no netpoll_setup(); the window is synchronize_rcu() after __netpoll_setup()\n");
-		skel->links.detach_setup_done = bpf_program__attach(skel->progs.detach_setup_done);
-		skel->links.detach_window_rcu = bpf_program__attach(skel->progs.detach_window_rcu);
-		if (!ASSERT_OK_PTR(skel->links.detach_setup_done, "attach fexit/__netpoll_setup") ||
-		    !ASSERT_OK_PTR(skel->links.detach_window_rcu, "attach fexit/synchronize_rcu"))
-			goto out;
-	}
+	if (!window_attach(skel))
+		goto out;
 
 	for (round = 0; round < MOVE_ROUNDS; round++) {
 		if (!ASSERT_OK(pthread_create(&th, NULL, mover_run, &m), "mover thread"))
@@ -275,43 +288,6 @@ out:
 /* ------------------------------------------------------------------ */
 /* Fix 0023: a bridge join during create                               */
 
-/* RTM_NEWLINK on nl: make ifname a port of the device master. 0 or -errno. */
-static int link_set_master(int nl, const char *ifname, int master)
-{
-	struct {
-		struct nlmsghdr nh;
-		struct ifinfomsg ifi;
-		char attrs[64];
-	} req = {};
-	struct {
-		struct nlmsghdr nh;
-		struct nlmsgerr err;
-	} ack;
-	struct rtattr *rta;
-	size_t len = strlen(ifname) + 1;
-
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
-	req.nh.nlmsg_type = RTM_NEWLINK;
-	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	req.ifi.ifi_family = AF_UNSPEC;
-	rta = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
-	rta->rta_type = IFLA_IFNAME;
-	rta->rta_len = RTA_LENGTH(len);
-	memcpy(RTA_DATA(rta), ifname, len);
-	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + RTA_ALIGN(rta->rta_len);
-	rta = (struct rtattr *)((char *)&req + req.nh.nlmsg_len);
-	rta->rta_type = IFLA_MASTER;
-	rta->rta_len = RTA_LENGTH(sizeof(__u32));
-	*(__u32 *)RTA_DATA(rta) = master;
-	req.nh.nlmsg_len += RTA_ALIGN(rta->rta_len);
-
-	if (send(nl, &req, req.nh.nlmsg_len, 0) < 0)
-		return -errno;
-	if (recv(nl, &ack, sizeof(ack), 0) < (ssize_t)sizeof(ack))
-		return -EIO;
-	return ack.nh.nlmsg_type == NLMSG_ERROR ? ack.err.error : -EIO;
-}
-
 #define JOIN_DEV "kt-join0"
 #define JOIN_BR "kt-br1"
 
@@ -329,7 +305,7 @@ static void *joiner_run(void *arg)
 	j->err = -ETIMEDOUT;
 	for (i = 0; i < 10000; i++) {
 		if (__atomic_load_n(&j->skel->bss->in_window, __ATOMIC_ACQUIRE)) {
-			j->err = link_set_master(j->nl, JOIN_DEV, j->master);
+			j->err = link_set(j->nl, JOIN_DEV, IFLA_MASTER, j->master, false);
 			break;
 		}
 		sleep_ms(1);
@@ -372,17 +348,8 @@ KT_TEST(87, test_netpoll_join_race)
 	skel->links.detach_join_start = bpf_program__attach(skel->progs.detach_join_start);
 	if (!ASSERT_OK_PTR(skel->links.detach_join_start, "attach fentry/br_add_if"))
 		goto out;
-	if (kt_kernel_has_func("netpoll_setup")) {
-		skel->links.detach_window = bpf_program__attach(skel->progs.detach_window);
-		if (!ASSERT_OK_PTR(skel->links.detach_window, "attach fexit/netpoll_setup"))
-			goto out;
-	} else {
-		skel->links.detach_setup_done = bpf_program__attach(skel->progs.detach_setup_done);
-		skel->links.detach_window_rcu = bpf_program__attach(skel->progs.detach_window_rcu);
-		if (!ASSERT_OK_PTR(skel->links.detach_setup_done, "attach fexit/__netpoll_setup") ||
-		    !ASSERT_OK_PTR(skel->links.detach_window_rcu, "attach fexit/synchronize_rcu"))
-			goto out;
-	}
+	if (!window_attach(skel))
+		goto out;
 	if (!ASSERT_OK(pthread_create(&th, NULL, joiner_run, &j), "joiner thread"))
 		goto out;
 	skel->bss->window_on = 1;
