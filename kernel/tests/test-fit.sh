@@ -78,10 +78,20 @@ r=$?
 t $r "an output directory of mode 0700 (mkdtemp's) outside /tmp: the sandbox's uid reaches it, the series fits"
 [ $r = 0 ] || sed 's/^/# /' "$tmp/o700.log"
 mkdir -m 700 "$here_tmp/p700"
-! bash "$build_sh" --fit --sandbox --out "$here_tmp/p700/o" --user-patches "$tmp/series.mbx" --kernel-version 9.2 \
-	--source "$tmp/linux-source-9.2.tar.xz" >"$tmp/p700.log" 2>&1 &&
-	has p700 "cannot be reached by the sandbox's uid" && has p700 "give its parent directories o+x"
-t $? "under a parent of mode 0700 it cannot: one clear line, exit 1"
+case $PWD/ in
+/tmp/*)
+	# the sandbox's /tmp is its own: bwrap makes the path's parents again,
+	# walkable (sandbox.sh), so a clone under /tmp cannot show the refusal
+	n=$((n + 1))
+	echo "ok $n - under a parent of mode 0700 it cannot # SKIP the build is under /tmp, whose parents the sandbox makes anew"
+	;;
+*)
+	! bash "$build_sh" --fit --sandbox --out "$here_tmp/p700/o" --user-patches "$tmp/series.mbx" --kernel-version 9.2 \
+		--source "$tmp/linux-source-9.2.tar.xz" >"$tmp/p700.log" 2>&1 &&
+		has p700 "cannot be reached by the sandbox's uid" && has p700 "give its parent directories o+x"
+	t $? "under a parent of mode 0700 it cannot: one clear line, exit 1"
+	;;
+esac
 
 FAKE_KERNEL_VERSION=9.3.0 fake_kernel "$tmp/tree93"
 fit t93 --source "$tmp/tree93"

@@ -96,6 +96,7 @@ echo "# the series' Makefile records id -u, writes into a baseline's meson-logs/
 t0=$(date +%s)
 build attack --user-patches "$tmp/attack.mbx"
 t $([ "$rc" = 0 ] && echo 0) "the attacking series still builds (exit $rc) in $(($(date +%s) - t0)) s"
+[ "$rc" = 0 ] || tail -n 20 <<<"$out" | sed 's/^/#   /'
 o=$kd/obj
 t $([ -s "$o/canary.uid" ] && [ "$(cat "$o/canary.uid")" = "$uid" ] && echo 0) \
 	"its Makefile ran as uid $(cat "$o/canary.uid" 2>/dev/null || echo none), not 0 (the sandbox's is $uid)"
