@@ -8,6 +8,12 @@
 
 #define PROG "bpfwire-review"
 
+/* The verdict's statuses: 0 nothing worse, 1 something worse. */
+#define REVIEW_WORSE 1
+#define REVIEW_NOBUILD 2
+/* pick_kernel's: a signal stopped it (main says so: interrupted()) */
+#define REVIEW_STOPPED (-2)
+
 struct opts {
 	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare, *kernel;
 	char config[4096];

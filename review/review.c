@@ -26,6 +26,7 @@
 #include "errnames.h"
 #include "escape.h"
 #include "file.h"
+#include "fit.h"
 #include "flaky.h"
 #include "kernels.h"
 #include "log.h"
@@ -38,40 +39,18 @@
 #include "review-config.h"
 #include "runs.h"
 #include "series.h"
+#include "stamp.h"
 #include "static.h"
 #include "testlog.h"
 #include "vcost.h"
 #include "timeutil.h"
 #include "verdict.h"
 
-/* The verdict's statuses: 0 nothing worse, 1 something worse. */
-#define REVIEW_WORSE 1
-#define REVIEW_NOBUILD 2
-/* pick_kernel's: a signal stopped it (main says so: interrupted()) */
-#define REVIEW_STOPPED (-2)
 
 #define KNOWN_FLAKY BPFWIRE_SOURCE_ROOT "/review/known-flaky"
 #define REACH_MAP BPFWIRE_SOURCE_ROOT "/review/reach.map"
 #define SCENARIOS BPFWIRE_SOURCE_ROOT "/scenarios"
 
-/*
- * -Dkernel_name: the release's -bpfwire-NAME, lower-case letters, digits
- * and '-'; up and seed are the shipped flavours'.
- */
-static void release_name(const char *name, char *out, size_t len)
-{
-	char k[80];
-	size_t i;
-
-	for (i = 0; name[i] && i < sizeof(k) - 1; i++)
-		k[i] = (name[i] >= 'A' && name[i] <= 'Z') ? name[i] - 'A' + 'a' :
-		       ((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9')) ? name[i] : '-';
-	k[i] = '\0';
-	snprintf(out, len, "-Dkernel_name=%s%s", k[0] == '-' || !strcmp(k, "up") || !strcmp(k, "seed") ?
-		 "review-" : "", k);
-}
-
-/* HEAD, with -dirty when tracked files differ: a dirty tree's results are never reused. */
 static void bpfwire_commit(char *out, size_t len)
 {
 	char *rev[] = { "git", "-C", BPFWIRE_SOURCE_ROOT, "rev-parse", "HEAD", NULL };
@@ -294,84 +273,6 @@ out:
 	return st;
 }
 
-static void stamp_path(const char *dir, const char *logbase, const char *ext, char *out, size_t len)
-{
-	snprintf(out, len, "%s/meson-logs/%s.%s", dir, logbase, ext);
-}
-
-/*
- * The baseline's results of the same bpfwire commit: meson-logs/testlog
- * (./run tests stamps it) then review-baseline (a review's own run of the
- * baseline), later ones winning.
- */
-static void base_reuse(const char *dir, const char *commit, struct tl_log *log)
-{
-	static const char *const bases[] = { "testlog", "review-baseline" };
-	const char *order[2] = { bases[0], bases[1] };
-	struct stat s0, s1;
-	char p0[PATH_MAX + 64], p1[PATH_MAX + 64];
-
-	stamp_path(dir, bases[0], "json", p0, sizeof(p0));
-	stamp_path(dir, bases[1], "json", p1, sizeof(p1));
-	if (!stat(p0, &s0) && !stat(p1, &s1) && s0.st_mtime > s1.st_mtime)
-		order[0] = bases[1], order[1] = bases[0];
-	for (int i = 0; i < 2; i++) {
-		char sp[PATH_MAX + 64], jp[PATH_MAX + 64], err[512];
-		char *c;
-
-		stamp_path(dir, order[i], "commit", sp, sizeof(sp));
-		stamp_path(dir, order[i], "json", jp, sizeof(jp));
-		c = read_file(sp, NULL);
-		if (!c)
-			continue;
-		c[strcspn(c, "\n")] = '\0';
-		if (strcmp(c, commit) || strstr(commit, "dirty") || !strcmp(commit, "unknown")) {
-			pr_info("baseline: %s is for bpfwire %.12s, not %.12s: not reused", jp, c, commit);
-		} else if (tl_load(jp, log, err, sizeof(err))) {
-			pr_warn("baseline: %s", err);
-		} else {
-			pr_info("baseline: reusing %s (bpfwire %.12s)", jp, c);
-		}
-		free(c);
-	}
-}
-
-static int write_stamp(const char *dir, const char *logbase, const char *commit)
-{
-	char p[PATH_MAX + 64], text[256];
-
-	stamp_path(dir, logbase, "commit", p, sizeof(p));
-	snprintf(text, sizeof(text), "%s\n", commit);
-	return write_file_atomic(p, text);
-}
-
-static int keep_log(const char *path, const struct tl_log *log, char **names, int n)
-{
-	size_t cap = 1, used = 0;
-	char *text = NULL;
-	int r;
-
-	for (int i = 0; i < n; i++) {
-		const struct tl_test *t = tl_find(log, names[i]);
-
-		if (t)
-			cap += strlen(t->raw) + 1;
-	}
-	text = malloc(cap);
-	if (!text)
-		return -ENOMEM;
-	text[0] = '\0';
-	for (int i = 0; i < n; i++) {
-		const struct tl_test *t = tl_find(log, names[i]);
-
-		if (t)
-			used += sprintf(text + used, "%s\n", t->raw);
-	}
-	r = write_file_atomic(path, text);
-	free(text);
-	return r;
-}
-
 /* RESULTS: BDIR/results/review-NAME-STAMP, made anew. */
 static int results_dir(const char *bdir, const char *name, char *out, size_t len)
 {
@@ -483,176 +384,6 @@ static int compare_only(const char *base, const char *review, bool dry, const st
 	tl_free(&b);
 	tl_free(&r);
 	return st;
-}
-
-#define FIT_KEEP 16384
-
-/*
- * 0. The kernel: --source's version (the newest known one not newer than
- * it), --kernel, or the newest known kernel that takes the series, each
- * tried by build.sh --fit in the sandbox. 0 with the X.Y in ver, or
- * REVIEW_NOBUILD with every kernel tried and why it did not fit.
- */
-static int pick_kernel(const struct opts *o, const char *series, const char *source,
-		       char *ver, size_t len)
-{
-	char vers[KERNELS_MAX][KERNELS_VLEN], tmp[PATH_MAX], tried[KERNELS_MAX][768], xy[KERNELS_VLEN];
-	char tarball[64], *keep;
-	const char *root = o->build_root ? o->build_root : BPFWIRE_SOURCE_ROOT;
-	int n, ntried = 0, r = REVIEW_NOBUILD;
-
-	n = kernels_known(BPFWIRE_SOURCE_ROOT "/kernel/source-versions", vers, KERNELS_MAX);
-	if (n <= 0) {
-		pr_warn("%s/kernel/source-versions lists no kernel", BPFWIRE_SOURCE_ROOT);
-		return REVIEW_NOBUILD;
-	}
-	if (o->kernel) {
-		int i;
-
-		for (i = 0; i < n && strcmp(vers[i], o->kernel); i++)
-			;
-		if (i == n)
-			return cli_bad_value(PROG, "--kernel", o->kernel,
-					     "a kernel that kernel/source-versions lists (X.Y)");
-	}
-	snprintf(tmp, sizeof(tmp), "%s/.review-fit-XXXXXX", root);
-	keep = malloc(FIT_KEEP);
-	if (!keep || !mkdtemp(tmp)) {
-		pr_warn("%s: %s", tmp, errno_str(errno));
-		free(keep);
-		return REVIEW_NOBUILD;
-	}
-	char *fit[16] = { "bash", BPFWIRE_SOURCE_ROOT "/kernel/build.sh", "--fit", "--sandbox",
-			  "--out", tmp, "--user-patches", (char *)series };
-
-	if (source[0]) {
-		const char *v;
-
-		fit[8] = "--source";
-		fit[9] = (char *)source;
-		fit[10] = NULL;
-		pr_info("kernel: reading the version of %s", source);
-		int st = proc_run_keep(fit, NULL, 10, keep, FIT_KEEP);
-
-		if (st && proc_stopped()) {
-			r = REVIEW_STOPPED;
-		} else if (st || kernels_linux_xy(keep, xy, sizeof(xy))) {
-			pr_warn("kernel: %s: no version read (see above)", source);
-		} else if (!(v = kernels_at_most(vers, n, xy))) {
-			pr_warn("kernel: %s is Linux %s, older than every kernel bpfwire knows (%s is the oldest)",
-				source, xy, vers[n - 1]);
-		} else {
-			if (strcmp(v, xy))
-				pr_info("kernel: Linux %s is not a kernel bpfwire knows: built with %s's configs and netpoll series",
-					xy, v);
-			snprintf(ver, len, "%s", v);
-			r = 0;
-		}
-		goto out;
-	}
-	for (int i = 0; i < n; i++) {
-		if (o->kernel && strcmp(vers[i], o->kernel))
-			continue;
-		snprintf(tarball, sizeof(tarball), "/usr/src/linux-source-%s.tar.xz", vers[i]);
-		if (!file_exists(tarball)) {
-			snprintf(tried[ntried++], sizeof(tried[0]), "%s: not installed (%s linux-source-%s)", vers[i],
-				 !strcmp(vers[i], "6.12") ? "apt-get install" : "tools/install-sources", vers[i]);
-			pr_info("kernel: %s", tried[ntried - 1]);
-			continue;
-		}
-		fit[8] = "--kernel-version";
-		fit[9] = vers[i];
-		fit[10] = NULL;
-		pr_info("kernel: trying Linux %s", vers[i]);
-		if (!proc_run_keep(fit, NULL, 10, keep, FIT_KEEP)) {
-			snprintf(ver, len, "%s", vers[i]);
-			r = 0;
-			break;
-		}
-		if (proc_stopped()) {
-			r = REVIEW_STOPPED;
-			goto out;
-		}
-		char why[640];
-
-		kernels_failure(keep, why, sizeof(why));
-		snprintf(tried[ntried++], sizeof(tried[0]), "%s: %s", vers[i], why[0] ? why : "build.sh --fit failed (see above)");
-	}
-	if (r) {
-		fprintf(stderr, PROG ": no kernel bpfwire knows takes the series; tried:\n");
-		for (int i = 0; i < ntried; i++) {
-			fputs("  ", stderr);
-			esc_fwrite(stderr, tried[i], strlen(tried[i]), 0);
-			fputc('\n', stderr);
-		}
-	} else {
-		pr_info("kernel: Linux %s takes the series%s", ver, ntried ? " (newer kernels tried first did not)" : "");
-	}
-out:
-	{
-		char *rm[] = { "rm", "-rf", "--", tmp, NULL };
-
-		proc_capture(rm, keep, FIT_KEEP);
-	}
-	free(keep);
-	return r;
-}
-
-/* The meson options of a baseline on version: 6.12's flavours by API, else the one X.Y ships. */
-static void base_setup(const char *version, bool seed, char *bs[], char *opt, size_t optlen)
-{
-	char p[PATH_MAX];
-	int a = 4;
-
-	if (strcmp(version, "6.12")) {
-		snprintf(opt, optlen, "-Dkernel_version=%s", version);
-		bs[a++] = opt;
-		snprintf(p, sizeof(p), "%s/kernel/patches/%s/series", BPFWIRE_SOURCE_ROOT, version);
-		seed = file_exists(p);
-	}
-	if (!seed)
-		bs[a++] = "-Dkernel_series=upstream";
-	bs[a] = NULL;
-}
-
-/* The meson options of a review build (kernel/meson.build's kinputs). */
-struct review_setup {
-	char d_patches[PATH_MAX + 32], d_source[PATH_MAX + 32], d_config[4200], d_netpoll[128];
-	char d_name[128], d_version[64];
-	char *argv[16];
-};
-
-static void review_setup(struct review_setup *rs, const char *bdir, const char *series, const char *name,
-			 const char *source, const char *cfg, const char *netpoll, const char *version)
-{
-	char p[PATH_MAX + 16];
-	int a = 7;
-
-	snprintf(rs->d_patches, sizeof(rs->d_patches), "-Dkernel_patches=%s", series);
-	snprintf(rs->d_version, sizeof(rs->d_version), "-Dkernel_version=%s", version);
-	snprintf(rs->d_source, sizeof(rs->d_source), "-Dkernel_source=%s", source);
-	snprintf(rs->d_config, sizeof(rs->d_config), "-Dkernel_config=%s", cfg);
-	snprintf(rs->d_netpoll, sizeof(rs->d_netpoll), "-Dkernel_netpoll=%s", netpoll ? netpoll : "");
-	release_name(name, rs->d_name, sizeof(rs->d_name));
-	rs->argv[0] = "meson";
-	rs->argv[1] = "setup";
-	rs->argv[2] = (char *)bdir;
-	rs->argv[3] = BPFWIRE_SOURCE_ROOT;
-	rs->argv[4] = rs->d_patches;
-	rs->argv[5] = rs->d_name;
-	rs->argv[6] = rs->d_version;
-	if (source[0])
-		rs->argv[a++] = rs->d_source;
-	rs->argv[a++] = rs->d_config;	/* also clears a fragment of an earlier review of NAME */
-	if (netpoll)
-		rs->argv[a++] = rs->d_netpoll;
-	rs->argv[a] = NULL;
-	snprintf(p, sizeof(p), "%s/build.ninja", bdir);
-	if (file_exists(p)) {
-		/* "meson configure DIR -D...": an existing review is rebuilt incrementally */
-		rs->argv[1] = "configure";
-		memmove(&rs->argv[3], &rs->argv[4], (a - 3) * sizeof(*rs->argv));
-	}
 }
 
 /*
