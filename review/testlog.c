@@ -264,6 +264,14 @@ static void test_free(struct tl_test *t)
 	memset(t, 0, sizeof(*t));
 }
 
+const struct tl_case *tl_find_case(const struct tl_test *t, const char *id)
+{
+	for (size_t i = 0; t && i < t->ncases; i++)
+		if (t->cases[i].id && !strcmp(t->cases[i].id, id))
+			return &t->cases[i];
+	return NULL;
+}
+
 struct tl_test *tl_find(const struct tl_log *log, const char *name)
 {
 	for (size_t i = 0; i < log->n; i++)

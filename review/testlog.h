@@ -64,6 +64,8 @@ int tl_add_line(struct tl_log *log, const char *line, char *err, size_t errlen);
  */
 int tl_rename_root(struct tl_log *log, const char *root);
 struct tl_test *tl_find(const struct tl_log *log, const char *name);
+/* t's case named id, or NULL (t NULL: none). */
+const struct tl_case *tl_find_case(const struct tl_test *t, const char *id);
 void tl_free(struct tl_log *log);
 
 #endif /* BPFWIRE_REVIEW_TESTLOG_H */

@@ -19,14 +19,6 @@ int vc_parse_note(const char *note, unsigned *insns, unsigned *peak)
 	return 0;
 }
 
-static const struct tl_case *find_case(const struct tl_test *t, const char *id)
-{
-	for (size_t i = 0; t && i < t->ncases; i++)
-		if (t->cases[i].id && !strcmp(t->cases[i].id, id))
-			return &t->cases[i];
-	return NULL;
-}
-
 /* One program's figures as the section shows them: "1234 insns, 12 peak states" or why not. */
 static void figures(const struct tl_case *c, char *out, size_t len)
 {
@@ -63,7 +55,7 @@ int vc_compare(const struct tl_log *base, const struct tl_log *review, unsigned 
 
 		if (!rc->id)
 			continue;
-		bc = find_case(bt, rc->id);
+		bc = tl_find_case(bt, rc->id);
 		figures(bc, b, sizeof(b));
 		figures(rc, r, sizeof(r));
 		note[0] = '\0';

@@ -85,14 +85,6 @@ static enum vd_mark by_rank(int base, int review)
 	return review < base ? VD_WORSE : review > base ? VD_BETTER : VD_SAME;
 }
 
-static const struct tl_case *find_case(const struct tl_test *t, const char *id)
-{
-	for (size_t i = 0; i < t->ncases; i++)
-		if (!strcmp(t->cases[i].id, id))
-			return &t->cases[i];
-	return NULL;
-}
-
 /*
  * A case's name without what varies from run to run or kernel to kernel:
  * "(...)" dropped, the release's -bpfwire-NAME made -bpfwire*, each number
@@ -151,7 +143,7 @@ static const struct tl_case *match_case(const struct tl_test *b, const struct tl
 	/* only when the review has no case of that exact name either */
 	vd_case_shape(rc->id, want, sizeof(want));
 	for (size_t i = 0; i < b->ncases; i++) {
-		if (used[i] || find_case(r, b->cases[i].id))
+		if (used[i] || tl_find_case(r, b->cases[i].id))
 			continue;
 		vd_case_shape(b->cases[i].id, shape, sizeof(shape));
 		if (!strcmp(shape, want)) {
