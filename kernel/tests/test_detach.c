@@ -3,7 +3,8 @@
  * netpoll: when a context lets go of its device (issue 33). Fix 0010: a
  * device moved to another netns while a context is being created; fix
  * 0023: one that joins a bridge then; fix 0011: the device joins a
- * bridge under a live context; fix 0009: senders on 2 CPUs while the
+ * bridge under a live context; fix 0024: a VRF takes it, a bridge join
+ * fails after its NETDEV_JOIN; fix 0009: senders on 2 CPUs while the
  * device is deleted, detached with RCU instead of 0005's lock.
  * netpoll_detach.bpf.c counts sends by errno and frames by netns.
  */
@@ -405,6 +406,113 @@ KT_TEST(78, test_netpoll_join)
 	ASSERT_EQ(skel->bss->last_send, -ENODEV, "send after the join");
 	ASSERT_EQ(skel->bss->frames_home + skel->bss->frames_away, 0,
 		  "frames that left on the port");
+out:
+	netpoll_detach__destroy(skel);
+	netns_leave(&ns);
+	tap_case_end();
+}
+
+/* ------------------------------------------------------------------ */
+/* Fix 0024: a master of any kind, and only one that took the device   */
+
+#define UPPER_BUG "seed bug: only NETDEV_JOIN detaches: a VRF (team, openvswitch) " \
+	"never sends it, a bridge sends it before a join that can still fail " \
+	"(fixed by 0024)"
+
+/*
+ * A context on DUMMY_DEV in a new netns, with the bridge kt-br0 and, from
+ * setup, more links (ip commands, ';' between them). NULL on failure.
+ */
+static struct netpoll_detach *upper_open(struct netns *ns, const char *setup)
+{
+	struct netpoll_detach *skel;
+
+	if (!netns_enter_new(ns))
+		return NULL;
+	if (!ASSERT_OK(sh(IP " link add " DUMMY_DEV " type dummy && " IP " link set " DUMMY_DEV
+			  " up && %s", setup), setup))
+		return NULL;
+	skel = detach_open(DUMMY_DEV, false);
+	if (skel && !ASSERT_TRUE(detach_create(skel), "create on " DUMMY_DEV)) {
+		netpoll_detach__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+/* One send after a master change; its status, and the frames it left. */
+static int upper_send(struct netpoll_detach *skel, int *frames)
+{
+	skel->bss->frames_home = skel->bss->frames_away = 0;
+	skel->bss->send_on = 1;
+	skel->bss->last_send = 1;
+	detach_send_once();
+	skel->bss->send_on = 0;
+	*frames = skel->bss->frames_home + skel->bss->frames_away;
+	return skel->bss->last_send;
+}
+
+/* A VRF enslaves with netdev_master_upper_dev_link() alone: no JOIN. */
+KT_TEST(88, test_netpoll_vrf)
+{
+	const char *name = "netpoll detach: send after the device joins a VRF -> ENODEV";
+	struct netpoll_detach *skel = NULL;
+	struct netns ns = NETNS_INIT;
+	int frames;
+
+	if (!kt_needs(KT_NEED_NETPOLL, name))
+		return;
+	if (!kt_kernel_has_func("vrf_xmit")) {
+		kt_skip(name, "no VRF in this kernel (CONFIG_NET_VRF, lab.config)");
+		return;
+	}
+	if (!tap_case_begin(name))
+		return;
+	kt_todo_on_seed(UPPER_BUG);
+	skel = upper_open(&ns, IP " link add kt-vrf0 type vrf table 10 && "
+			  IP " link set kt-vrf0 up");
+	if (!skel)
+		goto out;
+	SYS(out, IP " link set " DUMMY_DEV " master kt-vrf0");
+	ASSERT_EQ(upper_send(skel, &frames), -ENODEV, "send after the VRF took the device");
+	ASSERT_EQ(frames, 0, "frames that left on the VRF's port");
+out:
+	netpoll_detach__destroy(skel);
+	netns_leave(&ns);
+	tap_case_end();
+}
+
+/*
+ * br_add_if() sends NETDEV_JOIN, then fails to take a device whose
+ * rx_handler is macvlan's (-EBUSY): the device never became a port.
+ */
+KT_TEST(89, test_netpoll_join_fails)
+{
+	const char *name = "netpoll detach: a bridge join that fails after its JOIN "
+			   "(macvlan holds the rx_handler) -> the context still sends";
+	struct netpoll_detach *skel = NULL;
+	struct netns ns = NETNS_INIT;
+	int frames;
+
+	if (!kt_needs(KT_NEED_NETPOLL, name))
+		return;
+	if (!kt_kernel_has_func("macvlan_start_xmit")) {
+		kt_skip(name, "no macvlan in this kernel (CONFIG_MACVLAN, lab.config)");
+		return;
+	}
+	if (!tap_case_begin(name))
+		return;
+	kt_todo_on_seed(UPPER_BUG);
+	skel = upper_open(&ns, IP " link add kt-br0 type bridge && "
+			  IP " link add kt-mv0 link " DUMMY_DEV " type macvlan");
+	if (!skel)
+		goto out;
+	ASSERT_NEQ(sh(IP " link set " DUMMY_DEV " master kt-br0 2>/dev/null"), 0,
+		   "the join fails (macvlan's rx_handler: EBUSY)");
+	ASSERT_NEQ(sh(IP " -o link show " DUMMY_DEV " | grep -q ' master '"), 0,
+		   DUMMY_DEV " has no master");
+	ASSERT_EQ(upper_send(skel, &frames), 0, "send after the failed join");
+	ASSERT_EQ(frames, 1, "the frame left on " DUMMY_DEV);
 out:
 	netpoll_detach__destroy(skel);
 	netns_leave(&ns);
