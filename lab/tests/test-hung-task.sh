@@ -5,7 +5,10 @@
 # summary.txt from the console; hung-control: the same D state under the
 # kernel's own timeout passes; hung-deadline: a wait that misses its
 # deadline on a hanging task gets SysRq w and l before the kill, so the
-# console names the blocked task. Needs root and the debug kernel.
+# console names the blocked task; detectors-off: guest root's writes that
+# would turn off or postpone the detectors (kernel.watchdog=0,
+# printk_delay, hung_task_timeout_secs=0, ...) are refused, and a hung
+# task still fails the run. Needs root and the debug kernel.
 # Usage: test-hung-task.sh BPFWIRE_LAB SCENARIO_DIR
 lab=$1 dir=$2
 . "$(dirname "$0")/tap.sh"
@@ -58,4 +61,17 @@ t $? "hung-deadline: the console names the blocked task: $(grep -m1 -o 'task:dst
 grep -q "sysrq: Show backtrace of all active CPUs" "$con" 2>/dev/null
 t $? "hung-deadline: SysRq l reached the guest's console"
 show hung-deadline
+run detectors-off
+[ "$st" = 1 ]; t $? "detectors-off: the run fails (exit $st)"
+head -1 "$sum" 2>/dev/null | grep -q ": FAIL: .*splat"
+t $? "detectors-off: for a splat ($(head -1 "$sum" 2>/dev/null))"
+grep -q "^  ok   line .* check  .*l.accepted == 0" "$sum" 2>/dev/null
+t $? "detectors-off: the kernel refused every write that would silence a detector ($(grep -o 'l\.tried = [0-9]*' "$sum" 2>/dev/null) tried, none accepted)"
+grep -q "^  ok   line .* check  .*l.timeout == 1" "$sum" 2>/dev/null
+t $? "detectors-off: the lab's own lowering of the hung-task timeout stayed allowed"
+quoted=$(grep -m1 "^    .*$hung" "$sum" 2>/dev/null)
+[ -n "$quoted" ]; t $? "detectors-off: khungtaskd still names the task:$quoted"
+grep -q "^  ok   line .* check  .*h.hung >= 1" "$sum" && ! grep -q "^  FAIL line" "$sum"
+t $? "detectors-off: every step ran and passed: only the console fails the run"
+show detectors-off
 tap_done
