@@ -5,8 +5,8 @@
  * 0023: one that joins a bridge then; fix 0011: the device joins a
  * bridge under a live context; fix 0024: a VRF takes it, a bridge join
  * fails after its NETDEV_JOIN; fix 0025: the last reference dropped in
- * NMI; fix 0009: senders on 2 CPUs while the device is deleted, detached
- * with RCU instead of 0005's lock.
+ * NMI (and fix 0026, a ksock's, beside it); fix 0009: senders on 2 CPUs
+ * while the device is deleted, detached with RCU instead of 0005's lock.
  * netpoll_detach.bpf.c counts sends by errno and frames by netns.
  */
 #define _GNU_SOURCE
@@ -29,6 +29,7 @@
 #include "splat.h"
 #include "netpoll_detach.bpf.skel.h"
 #include "netpoll_nmi.bpf.skel.h"
+#include "ksock_nmi.bpf.skel.h"
 
 #define MOVE_DEV "kt-move0"
 #define DETACH_PORT 6677
@@ -530,27 +531,57 @@ out:
 
 /*
  * SysRq l prints every CPU's backtrace, which the console scan takes for
- * a splat: kernel-nmi-release runs this case alone in a lab run that
- * fails for those lines alone; the kernel suite names it as SKIP.
+ * a splat: kernel-nmi-release runs these cases alone in a lab run that
+ * fails for those lines alone; the kernel suite names them as SKIP.
  */
+static bool nmi_case_runs(const char *name)
+{
+	if (!getenv("BPFWIRE_KT_NMI")) {
+		kt_skip(name, "run alone by kernel-nmi-release: SysRq l's backtraces are splats to the console scan");
+		return false;
+	}
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		kt_skip(name, "one CPU: SysRq l sends no NMI");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Arms the fentry on show_regs(), presses SysRq l and checks what the
+ * skeleton counted: the delete ran in NMI, queued no RCU work there, and
+ * the release was queued on that CPU once the NMI was over.
+ */
+static void nmi_press(int *armed, int *deleted, int *nmi_cpu, __u32 *queued_in_nmi,
+		      __u32 *queued_after)
+{
+	int fd, i;
+
+	__atomic_store_n(armed, 1, __ATOMIC_SEQ_CST);
+	fd = open("/proc/sysrq-trigger", O_WRONLY);
+	ASSERT_EQ(fd >= 0 ? write(fd, "l", 1) : -1, 1, "SysRq l");
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < 100 && !__atomic_load_n(deleted, __ATOMIC_SEQ_CST); i++)
+		usleep(100000);
+	printf("# show_regs() deleted the element on CPU %d\n", *nmi_cpu);
+	ASSERT_EQ(*deleted, 1, "show_regs() deleted the element, in NMI");
+	ASSERT_EQ(*queued_in_nmi, 0, "queue_rcu_work() calls inside that delete");
+	for (i = 0; i < 50 && !__atomic_load_n(queued_after, __ATOMIC_SEQ_CST); i++)
+		usleep(100000);
+	ASSERT_GE(*queued_after, 1, "queue_rcu_work() calls on that CPU after the NMI");
+}
+
 KT_TEST(92, test_netpoll_nmi_release)
 {
 	const char *name = "netpoll: the last reference dropped in NMI (a map delete in "
 			   "fentry/show_regs, SysRq l) is deferred, not queued from NMI";
 	struct netpoll_nmi *skel = NULL;
 	struct netns ns = NETNS_INIT;
-	int ret, fd, i;
+	int ret;
 
-	if (!kt_needs(KT_NEED_NETPOLL, name))
+	if (!kt_needs(KT_NEED_NETPOLL, name) || !nmi_case_runs(name))
 		return;
-	if (!getenv("BPFWIRE_KT_NMI")) {
-		kt_skip(name, "run alone by kernel-nmi-release: SysRq l's backtraces are splats to the console scan");
-		return;
-	}
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		kt_skip(name, "one CPU: SysRq l sends no NMI");
-		return;
-	}
 	if (!tap_case_begin(name))
 		return;
 	kt_todo_on_seed(NMI_BUG);
@@ -573,25 +604,50 @@ KT_TEST(92, test_netpoll_nmi_release)
 	ASSERT_OK(run_prog(skel->progs.nmi_create, &ret), "run nmi_create");
 	if (!ASSERT_EQ(skel->bss->create_status, 0, "create on " DUMMY_DEV))
 		goto out;
-	skel->bss->armed = 1;
-	fd = open("/proc/sysrq-trigger", O_WRONLY);
-	ASSERT_EQ(fd >= 0 ? write(fd, "l", 1) : -1, 1, "SysRq l");
-	if (fd >= 0)
-		close(fd);
-	for (i = 0; i < 100 && !skel->bss->deleted; i++)
-		usleep(100000);
-	printf("# show_regs() deleted the element on CPU %d\n", skel->data->nmi_cpu);
-	ASSERT_EQ(skel->bss->deleted, 1, "show_regs() deleted the element, in NMI");
-	ASSERT_EQ(skel->bss->queued_in_nmi, 0, "queue_rcu_work() calls inside that delete");
-	/* the deferred release: queued on that CPU once the NMI is over */
-	for (i = 0; i < 50 && !skel->bss->queued_after; i++)
-		usleep(100000);
-	ASSERT_GE(skel->bss->queued_after, 1, "queue_rcu_work() calls on that CPU after the NMI");
+	nmi_press(&skel->bss->armed, &skel->bss->deleted, &skel->data->nmi_cpu,
+		  &skel->bss->queued_in_nmi, &skel->bss->queued_after);
 	/* and the context let the device go: no unregister wait */
 	ASSERT_OK(sh("timeout 20 " IP " link del " DUMMY_DEV), "delete " DUMMY_DEV " within 20 s");
 out:
 	netpoll_nmi__destroy(skel);
 	netns_leave(&ns);
+	tap_case_end();
+}
+
+#define KSOCK_NMI_BUG "seed bug: a kptr's dtor in NMI queues the socket's release " \
+	"with queue_rcu_work(), which is not NMI-safe (fixed by 0026)"
+#define KSOCK_NMI_MERGED "Linux's merged bpf_ksock_release() queues call_rcu() from NMI " \
+	"as well: the upstream flavours carry it as merged"
+
+KT_TEST(93, test_ksock_nmi_release)
+{
+	const char *name = "ksock: the last reference dropped in NMI (a map delete in "
+			   "fentry/show_regs, SysRq l) is deferred, not queued from NMI";
+	struct ksock_nmi *skel = NULL;
+	int ret;
+
+	if (!kt_needs(KT_NEED_KSOCK, name) || !nmi_case_runs(name))
+		return;
+	if (!tap_case_begin(name))
+		return;
+	kt_todo_on_seed(KSOCK_NMI_BUG);
+	if (kt_upstream())
+		tap_case_todo(KSOCK_NMI_MERGED);
+	skel = ksock_nmi__open_and_load();
+	if (!ASSERT_OK_PTR(skel, "ksock_nmi open and load"))
+		goto out;
+	skel->links.ksock_nmi_show_regs = bpf_program__attach(skel->progs.ksock_nmi_show_regs);
+	skel->links.ksock_nmi_queue_rcu_work = bpf_program__attach(skel->progs.ksock_nmi_queue_rcu_work);
+	if (!ASSERT_OK_PTR(skel->links.ksock_nmi_show_regs, "attach fentry/show_regs") ||
+	    !ASSERT_OK_PTR(skel->links.ksock_nmi_queue_rcu_work, "attach fentry/queue_rcu_work"))
+		goto out;
+	ASSERT_OK(run_prog(skel->progs.ksock_nmi_create, &ret), "run ksock_nmi_create");
+	if (!ASSERT_EQ(skel->bss->create_status, 0, "create a UDP ksock"))
+		goto out;
+	nmi_press(&skel->bss->armed, &skel->bss->deleted, &skel->data->nmi_cpu,
+		  &skel->bss->queued_in_nmi, &skel->bss->queued_after);
+out:
+	ksock_nmi__destroy(skel);
 	tap_case_end();
 }
 
