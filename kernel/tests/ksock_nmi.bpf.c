@@ -25,7 +25,7 @@ struct {
 int armed;		/* set by kernel-tests: the next show_regs() deletes */
 
 /* Results */
-int create_status;
+int create_status = 1;	/* create's err: in .data, 7.x refuses a read of a stack err after it */
 int deleted;		/* 1, or the delete's -errno + 1000 */
 int nmi_cpu = -1;
 int deleting_cpu = -1;
@@ -41,17 +41,16 @@ int ksock_nmi_create(void *ctx)
 	struct nmi_value zero = {}, *v;
 	struct bpf_ksock *ks, *old;
 	__u32 key = 0;
-	int err = 0;
 
 	if (bpf_map_update_elem(&nmi_ks, &key, &zero, BPF_ANY))
 		return 0;
 	v = bpf_map_lookup_elem(&nmi_ks, &key);
 	if (!v)
 		return 0;
-	ks = bpf_ksock_create(&opts, sizeof(opts), &err);
-	create_status = ks ? 0 : err;
+	ks = bpf_ksock_create(&opts, sizeof(opts), &create_status);
 	if (!ks)
 		return 0;
+	create_status = 0;
 	old = bpf_kptr_xchg(&v->ctx, ks);
 	if (old)
 		bpf_ksock_release(old);
