@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The last reference to a ksock dropped in NMI, as netpoll_nmi.bpf.c does
- * it for a netpoll context: a SYSCALL program keeps a socket in a hash
- * map, an fentry on show_regs() (SysRq l, nmi_cpu_backtrace() on the other
- * CPUs) deletes it once armed, and an fentry on queue_rcu_work() counts
- * the calls inside that delete and those on that CPU after it. The 4-byte
- * create options are the seed's and the merged API's alike.
+ * it for a netpoll context: a SYSCALL program keeps a UDP socket in a hash
+ * map, which kt_nmi.bpf.h's fentry on show_regs() deletes in NMI. The
+ * 4-byte create options are the seed's and the merged API's alike.
  */
 #include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
-#include <bpf/bpf_tracing.h>
 #include "kt_bpf.h"
 
 struct nmi_value {
@@ -22,15 +19,10 @@ struct {
 	__uint(max_entries, 1);
 } nmi_ks SEC(".maps");
 
-int armed;		/* set by kernel-tests: the next show_regs() deletes */
+#define NMI_MAP nmi_ks
+#include "kt_nmi.bpf.h"
 
-/* Results */
 int create_status = 1;	/* create's err: in .data, 7.x refuses a read of a stack err after it */
-int deleted;		/* 1, or the delete's -errno + 1000 */
-int nmi_cpu = -1;
-int deleting_cpu = -1;
-__u32 queued_in_nmi;	/* queue_rcu_work() inside that delete */
-__u32 queued_after;	/* queue_rcu_work() on that CPU after it */
 
 SEC("syscall")
 int ksock_nmi_create(void *ctx)
@@ -51,37 +43,11 @@ int ksock_nmi_create(void *ctx)
 	if (!ks)
 		return 0;
 	create_status = 0;
+	obj_addr = (__u64)ks;
+	obj_size = bpf_core_type_size(struct bpf_ksock);
 	old = bpf_kptr_xchg(&v->ctx, ks);
 	if (old)
 		bpf_ksock_release(old);
-	return 0;
-}
-
-SEC("fentry/show_regs")
-int BPF_PROG(ksock_nmi_show_regs, struct pt_regs *regs)
-{
-	__u32 key = 0;
-	long ret;
-
-	if (!__sync_lock_test_and_set(&armed, 0))
-		return 0;
-	nmi_cpu = bpf_get_smp_processor_id();
-	deleting_cpu = nmi_cpu;
-	ret = bpf_map_delete_elem(&nmi_ks, &key);
-	deleting_cpu = -1;
-	deleted = ret ? ret + 1000 : 1;
-	return 0;
-}
-
-SEC("fentry/queue_rcu_work")
-int BPF_PROG(ksock_nmi_queue_rcu_work, struct workqueue_struct *wq, struct rcu_work *rwork)
-{
-	int cpu = bpf_get_smp_processor_id();
-
-	if (deleting_cpu == cpu)
-		__sync_fetch_and_add(&queued_in_nmi, 1);
-	else if (deleted && nmi_cpu == cpu)
-		__sync_fetch_and_add(&queued_after, 1);
 	return 0;
 }
 

@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The last reference to a netpoll context dropped in NMI: a SYSCALL
- * program keeps a context in a hash map, and an fentry on show_regs(),
- * which SysRq l reaches through nmi_cpu_backtrace() on the other CPUs in
- * NMI, deletes that element once armed, so the kptr's dtor runs there.
- * An fentry on queue_rcu_work() counts the calls made inside that delete
- * (queue_rcu_work() and call_rcu() are not NMI-safe), and those made on
- * that CPU after it: the deferred release (see test_detach.c).
+ * program keeps a context in a hash map, which kt_nmi.bpf.h's fentry on
+ * show_regs() deletes in NMI (see test_detach.c).
  */
 #include "kvmlinux.h"	/* vmlinux.h, then bpfwire's kfuncs for any API */
-#include <bpf/bpf_tracing.h>
 #include "kt_bpf.h"
 
 struct nmi_value {
@@ -23,20 +18,16 @@ struct {
 	__uint(max_entries, 1);
 } nmi_ctx SEC(".maps");
 
+#define NMI_MAP nmi_ctx
+#include "kt_nmi.bpf.h"
+
 /* Set by kernel-tests */
 char dev_name[16] = {};
 __be32 local_ip;
 __be32 remote_ip;
 __u8 remote_mac[6] = {};
-int armed;		/* the next show_regs() deletes the element */
 
-/* Results */
 int create_status;
-int deleted;		/* show_regs() deleted it: 0, or the delete's -errno + 1000 */
-int nmi_cpu = -1;	/* the CPU it ran on */
-int deleting_cpu = -1;	/* set during that delete */
-__u32 queued_in_nmi;	/* queue_rcu_work() inside that delete */
-__u32 queued_after;	/* queue_rcu_work() on that CPU after it */
 
 SEC("syscall")
 int nmi_create(void *ctx)
@@ -63,37 +54,11 @@ int nmi_create(void *ctx)
 	create_status = bnp ? 0 : err;
 	if (!bnp)
 		return 0;
+	obj_addr = (__u64)bnp;
+	obj_size = bpf_core_type_size(struct bpf_netpoll);
 	old = bpf_kptr_xchg(&v->ctx, bnp);
 	if (old)
 		bpf_netpoll_release(old);
-	return 0;
-}
-
-SEC("fentry/show_regs")
-int BPF_PROG(nmi_show_regs, struct pt_regs *regs)
-{
-	__u32 key = 0;
-	long ret;
-
-	if (!__sync_lock_test_and_set(&armed, 0))
-		return 0;
-	nmi_cpu = bpf_get_smp_processor_id();
-	deleting_cpu = nmi_cpu;
-	ret = bpf_map_delete_elem(&nmi_ctx, &key);
-	deleting_cpu = -1;
-	deleted = ret ? ret + 1000 : 1;
-	return 0;
-}
-
-SEC("fentry/queue_rcu_work")
-int BPF_PROG(nmi_queue_rcu_work, struct workqueue_struct *wq, struct rcu_work *rwork)
-{
-	int cpu = bpf_get_smp_processor_id();
-
-	if (deleting_cpu == cpu)
-		__sync_fetch_and_add(&queued_in_nmi, 1);
-	else if (deleted && nmi_cpu == cpu)
-		__sync_fetch_and_add(&queued_after, 1);
 	return 0;
 }
 

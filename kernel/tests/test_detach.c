@@ -549,8 +549,8 @@ static bool nmi_case_runs(const char *name)
 
 /*
  * Arms the fentry on show_regs(), presses SysRq l and checks what the
- * skeleton counted: the delete ran in NMI, queued no RCU work there, and
- * the release was queued on that CPU once the NMI was over. On 7.x a
+ * skeleton counted for its object: the delete ran in NMI, queued no RCU
+ * work there, and the release was queued once the NMI was over. On 7.x a
  * preallocated hash map's delete leaves the kptr in the element, freed
  * only with the map (free_htab_elem() cancels the fields, 6.12's freed
  * them), so no release runs in NMI there, nor after it.
@@ -576,9 +576,9 @@ static void nmi_press(int *armed, int *deleted, int *nmi_cpu, __u32 *queued_in_n
 		printf("# 7.x: the delete keeps the kptr in the element until the map is freed "
 		       "(6.12's released it in the delete): %u releases queued after the NMI, 6.12: 1\n",
 		       *queued_after);
-		ASSERT_EQ(*queued_after, 0, "queue_rcu_work() calls on that CPU after the NMI (7.x: none)");
+		ASSERT_EQ(*queued_after, 0, "queue_rcu_work() calls after the NMI (7.x: none)");
 	} else {
-		ASSERT_GE(*queued_after, 1, "queue_rcu_work() calls on that CPU after the NMI");
+		ASSERT_GE(*queued_after, 1, "queue_rcu_work() calls after the NMI");
 	}
 }
 
@@ -606,10 +606,7 @@ KT_TEST(92, test_netpoll_nmi_release)
 	skel->bss->local_ip = inet_addr("192.0.2.1");
 	skel->bss->remote_ip = inet_addr("192.0.2.2");
 	set_remote_mac(skel->bss->remote_mac);
-	skel->links.nmi_show_regs = bpf_program__attach(skel->progs.nmi_show_regs);
-	skel->links.nmi_queue_rcu_work = bpf_program__attach(skel->progs.nmi_queue_rcu_work);
-	if (!ASSERT_OK_PTR(skel->links.nmi_show_regs, "attach fentry/show_regs") ||
-	    !ASSERT_OK_PTR(skel->links.nmi_queue_rcu_work, "attach fentry/queue_rcu_work"))
+	if (!ASSERT_OK(netpoll_nmi__attach(skel), "attach fentry/show_regs, fentry/queue_rcu_work"))
 		goto out;
 	ASSERT_OK(run_prog(skel->progs.nmi_create, &ret), "run nmi_create");
 	if (!ASSERT_EQ(skel->bss->create_status, 0, "create on " DUMMY_DEV))
@@ -647,10 +644,7 @@ KT_TEST(93, test_ksock_nmi_release)
 	skel = ksock_nmi__open_and_load();
 	if (!ASSERT_OK_PTR(skel, "ksock_nmi open and load"))
 		goto out;
-	skel->links.ksock_nmi_show_regs = bpf_program__attach(skel->progs.ksock_nmi_show_regs);
-	skel->links.ksock_nmi_queue_rcu_work = bpf_program__attach(skel->progs.ksock_nmi_queue_rcu_work);
-	if (!ASSERT_OK_PTR(skel->links.ksock_nmi_show_regs, "attach fentry/show_regs") ||
-	    !ASSERT_OK_PTR(skel->links.ksock_nmi_queue_rcu_work, "attach fentry/queue_rcu_work"))
+	if (!ASSERT_OK(ksock_nmi__attach(skel), "attach fentry/show_regs, fentry/queue_rcu_work"))
 		goto out;
 	ASSERT_OK(run_prog(skel->progs.ksock_nmi_create, &ret), "run ksock_nmi_create");
 	if (!ASSERT_EQ(skel->data->create_status, 0, "create a UDP ksock"))
