@@ -7,7 +7,9 @@
  * on the series is already worse (its case's rank drops: verdict.c). Here:
  * a rise in instructions beyond a threshold is changed and named, and
  * every program, the new ones with their absolute cost, is listed in the
- * review's verifier section.
+ * review's verifier section. The programs of a series' own selftests are
+ * measured in the selftests test (cases "x.bpf.o: PROGRAM") and shown the
+ * same way; the base's are bpfwire's own unless --base names a series.
  */
 #ifndef BPFWIRE_REVIEW_VCOST_H
 #define BPFWIRE_REVIEW_VCOST_H
@@ -18,6 +20,7 @@
 #include "verdict.h"
 
 #define VC_TEST "verifier-cost"
+#define VC_SELFTESTS "selftests"
 #define VC_THRESHOLD_DEFAULT 10
 
 /* A case's note "insns=I peak_states=P ...": 0 with both read, else -EINVAL. */

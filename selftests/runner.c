@@ -44,7 +44,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: " PROG " --test-progs PATH [--timeout S] [--evidence DIR]\n"
 "       [--timeout NAME=S]... [--bpftool PATH] [--xfail NAME]... [--dry-run]\n"
-"       [NAME...]\n"
+"       [--vcost PATH --objects DIR] [NAME...]\n"
 "\n"
 "Runs each test of test_progs (NAME..., default: all that test_progs -l\n"
 "lists) as 'test_progs -a NAME' and prints TAP: a line per subtest and\n"
@@ -55,13 +55,17 @@ static void usage(FILE *f)
 "\n"
 "  --xfail NAME   NAME is meant to fail (a test that hangs on purpose):\n"
 "                 its line is '# TODO', so a pass of it is the failure\n"
+"  --vcost PATH --objects DIR\n"
+"                 after the tests, the verifier's cost of each program of\n"
+"                 DIR/*.bpf.o (the series' own), as BPF CI's veristat:\n"
+"                 bpfwire-vcost's lines, numbered on\n"
 "\n"
 "Exit: 0 every test passed (or failed as --xfail said), 1 otherwise,\n"
 "2 usage error.\n");
 }
 
 struct ctx {
-	const char *test_progs, *bpftool, *evidence;
+	const char *test_progs, *bpftool, *evidence, *vcost, *objects;
 	int timeout;
 	const char *xfail[MAX_XFAIL];
 	int nxfail;
@@ -406,6 +410,69 @@ static void run_one(struct ctx *c, const char *name)
 	free(buf);
 }
 
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_bpf_o(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 6 && !strcmp(d->d_name + n - 6, ".bpf.o");
+}
+
+/* bpfwire-vcost on each object of --objects, its TAP lines numbered on. */
+static void verifier_cost(struct ctx *c)
+{
+	struct dirent **ents;
+	char **argv, *out, *save = NULL;
+	int n = scandir(c->objects, &ents, is_bpf_o, by_name), st = 0, a = 0;
+
+	if (n <= 0) {
+		printf("# verifier cost: no *.bpf.o in %s\n", c->objects);
+		return;
+	}
+	argv = calloc((size_t)n * 2 + 2, sizeof(*argv));
+	if (!argv) {
+		tap(c, false, false, "verifier cost", "out of memory", false);
+		return;
+	}
+	argv[a++] = (char *)c->vcost;
+	for (int i = 0; i < n; i++) {
+		argv[a++] = "--object";
+		if (asprintf(&argv[a++], "%s/%s", c->objects, ents[i]->d_name) < 0)
+			argv[--a] = NULL;
+	}
+	out = run_capture(argv, 300, &st);
+	for (char *l = out ? strtok_r(out, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		char *dash = strstr(l, " - ");
+		bool ok = !strncmp(l, "ok ", 3);
+
+		if ((ok || !strncmp(l, "not ok ", 7)) && dash) {
+			printf("%sok %d%s\n", ok ? "" : "not ", ++c->tap_n, dash);
+			c->failed += !ok && !strstr(dash, "# TODO");
+		} else if (strncmp(l, "1..", 3)) {
+			fputs(l[0] == '#' ? "" : "# ", stdout);
+			esc_fputs(stdout, l, 0);
+			putchar('\n');
+		}
+	}
+	if (!out || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "bpfwire-vcost exited with status %#x", st);
+		tap(c, false, false, "verifier cost", why, false);
+	}
+	for (int i = 1; i < a; i += 2)
+		free(argv[i + 1]);
+	for (int i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	free(argv);
+	free(out);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -414,6 +481,8 @@ int main(int argc, char **argv)
 		{ "evidence", required_argument, NULL, 'e' },
 		{ "bpftool", required_argument, NULL, 'b' },
 		{ "xfail", required_argument, NULL, 'x' },
+		{ "vcost", required_argument, NULL, 'c' },
+		{ "objects", required_argument, NULL, 'o' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -448,6 +517,8 @@ int main(int argc, char **argv)
 		}
 		case 'e': c.evidence = optarg; break;
 		case 'b': c.bpftool = optarg; break;
+		case 'c': c.vcost = optarg; break;
+		case 'o': c.objects = optarg; break;
 		case 'x':
 			if (c.nxfail == MAX_XFAIL)
 				return cli_bad_args(PROG, "at most %d --xfail", MAX_XFAIL);
@@ -461,6 +532,8 @@ int main(int argc, char **argv)
 	}
 	if (!c.test_progs)
 		return cli_bad_args(PROG, "--test-progs is required");
+	if (!c.vcost != !c.objects)
+		return cli_bad_args(PROG, "--vcost and --objects go together");
 	if (dry) {
 		printf(PROG ": dry run: would run %s, watchdog %d s\n", c.test_progs, c.timeout);
 		return 0;
@@ -492,6 +565,8 @@ int main(int argc, char **argv)
 		run_one(&c, names[i]);
 	printf("# selftests: ran %d tests and %d subtests, %d failed, in %.0f s\n", c.tests,
 	       c.subtests, c.failed, now() - t0);
+	if (c.vcost)
+		verifier_cost(&c);
 	printf("1..%d\n", c.tap_n);
 	free(list);
 	return c.failed || !c.tests ? 1 : 0;

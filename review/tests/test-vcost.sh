@@ -4,7 +4,9 @@
 # verifier-cost test (bpfwire-vcost's TAP), through bpfwire-review
 # --compare: a program whose instructions rose over the threshold is
 # changed and named, one under it is not, one that no longer loads is
-# worse, a new one is listed with its absolute cost.
+# worse, a new one is listed with its absolute cost; the same for the
+# programs of a series' own selftests (the selftests test's "x.bpf.o:
+# PROGRAM" cases, whose refusal is a TODO line).
 #
 #   test-vcost.sh BPFWIRE_REVIEW
 set -u
@@ -58,4 +60,43 @@ sed -i 's/verifier-cost/kernel-suite/' "$tmp/none.json"
 "$review" --compare "$tmp/none.json" "$tmp/none.json" >"$tmp/outn" 2>&1
 ! grep -q 'verifier cost' "$tmp/outn"
 t $? "logs without verifier-cost: no verifier section"
+# The selftests test: bpfwire's own selftests on the base, the series'
+# (new) on the review; then a v8 against its v7 (--base SERIES: the
+# series' objects on both sides).
+slog() {
+	jq -cn --arg out "$2" '{name: "bpfwire:kernel / selftests", result: "OK", stdout: $out}' >"$1"
+}
+slog "$tmp/sbase.json" 'ok 1 - selftests: test_progs built
+ok 2 - bpfwire_ksock
+ok 3 - bpfwire_ksock.bpf.o: ks_prog # insns=90 peak_states=2 total_states=4
+1..3'
+slog "$tmp/sv7.json" 'ok 1 - selftests: test_progs built
+ok 2 - ksock_send
+ok 3 - ksock_send.bpf.o: send_one # insns=1000 peak_states=9 total_states=20
+ok 4 - ksock_send.bpf.o: send_many # insns=3000 peak_states=20 total_states=50
+not ok 5 - ksock_send.bpf.o: bad_arg # TODO does not load: R2 must be a ksock
+1..5'
+slog "$tmp/sv8.json" 'ok 1 - selftests: test_progs built
+ok 2 - ksock_send
+ok 3 - ksock_send.bpf.o: send_one # insns=1300 peak_states=9 total_states=20
+not ok 4 - ksock_send.bpf.o: send_many # TODO does not load: BPF program is too large
+not ok 5 - ksock_send.bpf.o: bad_arg # TODO does not load: R2 must be a ksock
+1..5'
+"$review" --compare "$tmp/sbase.json" "$tmp/sv7.json" >"$tmp/snew" 2>&1
+st=$?
+sed 's/^/# new: /' "$tmp/snew"
+grep -q "the programs of the series' own selftests (selftests; the base ran none of them: each with its absolute cost)" "$tmp/snew" &&
+	grep -q 'ksock_send.bpf.o: send_many: (not there) -> 3000 insns, 20 peak states (new)' "$tmp/snew" &&
+	grep -q 'ksock_send.bpf.o: bad_arg: (not there) -> does not load (new)' "$tmp/snew" &&
+	! grep -q '^  bpfwire_ksock.bpf.o' "$tmp/snew"
+t $? "the series' selftests' programs, new: each with its absolute cost, the base's own not in the section"
+"$review" --compare "$tmp/sv7.json" "$tmp/sv8.json" >"$tmp/sv" 2>&1
+st=$?
+sed 's/^/# v8: /' "$tmp/sv"
+[ $st = 1 ] && grep -q 'selftests: ksock_send.bpf.o: send_many' "$tmp/sv" &&
+	grep -q 'ksock_send.bpf.o: send_many: 3000 insns, 20 peak states -> does not load' "$tmp/sv"
+t $? "v8 against v7: a selftests program that no longer loads is worse, exit 1 (got $st)"
+grep -q 'selftests: ksock_send.bpf.o: send_one: insns=1000 -> insns=1300 (instructions processed +30.0%, over the 10% threshold)' "$tmp/sv" &&
+	grep -q 'ksock_send.bpf.o: bad_arg: does not load -> does not load$' "$tmp/sv"
+t $? "v8 against v7: a 30% rise named with both figures; one refused on both sides is no item"
 tap_done

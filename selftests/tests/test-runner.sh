@@ -4,7 +4,8 @@
 # no kernel: TAP per subtest and test, a failed subtest and a crash as FAIL,
 # the watchdog ending a sleeping test (and its child) with the reason and
 # its tasks' evidence, the next test still run, --xfail as TODO, a bad
-# --timeout refused with exit 2.
+# --timeout refused with exit 2; --vcost's lines (fake-vcost.sh) numbered
+# on after the tests, a TODO of it no failure, its failed exit one.
 . "$(dirname "$0")/../../lab/tests/tap.sh"
 run=$1 fake=$(realpath "$(dirname "$0")/fake-test-progs.sh")
 tap_tmpdir
@@ -47,4 +48,22 @@ t $([ $ok = 0 ] && [ $rc = 0 ]; echo $?) "--xfail: the hang is a TODO line, exit
 t $([ $? = 1 ]; echo $?) "--xfail of a test that passes: exit 1"
 "$run" --test-progs "$fake" --timeout 0 >"$tmp/z" 2>&1
 t $([ $? = 2 ]; echo $?) "--timeout 0: usage error, exit 2"
+mkdir "$tmp/obj"
+: >"$tmp/obj/b_test.bpf.o"; : >"$tmp/obj/a_test.bpf.o"; : >"$tmp/obj/a_test.linked.o"
+vc=$(dirname "$fake")/fake-vcost.sh
+"$run" --test-progs "$fake" --vcost "$vc" --objects "$tmp/obj" good >"$tmp/v" 2>&1
+rc=$?
+sed 's/^/# | /' "$tmp/v"
+grep -q '^ok 4 - a_test.bpf.o: good_prog # insns=120 peak_states=3' "$tmp/v" &&
+	grep -q "^not ok 5 - a_test.bpf.o: meant_to_fail # TODO does not load" "$tmp/v" &&
+	grep -q '^ok 6 - b_test.bpf.o: good_prog' "$tmp/v" && grep -q '^1\.\.7$' "$tmp/v" &&
+	grep -q '^# libbpf: a warning on stderr' "$tmp/v" && ! grep -q 'linked' "$tmp/v"
+t $? "--vcost: each *.bpf.o's programs after the tests, numbered on, one plan, stderr as # lines"
+t $([ "$rc" = 0 ]; echo $?) "--vcost: a program that does not load (TODO) fails nothing (got $rc)"
+FAKE_VCOST_EXIT=1 "$run" --test-progs "$fake" --vcost "$vc" --objects "$tmp/obj" good >"$tmp/v1" 2>&1
+rc=$?
+grep -q '^not ok 8 - verifier cost: bpfwire-vcost exited with status 0x100$' "$tmp/v1"
+t $([ $? = 0 ] && [ "$rc" = 1 ]; echo $?) "--vcost exiting 1: a failed line, exit 1 (got $rc)"
+"$run" --test-progs "$fake" --vcost "$vc" good >"$tmp/v2" 2>&1
+t $([ $? = 2 ]; echo $?) "--vcost without --objects: usage error, exit 2"
 tap_done

@@ -14,6 +14,8 @@
 # and bpfwire_hang, which hangs on purpose and must be ended by the watchdog
 # (10 s for it: --xfail, a TODO line) while the suite goes on.
 # SELFTESTS_TIMEOUT: every other test's watchdog (default 120 s).
+# SELFTESTS_VCOST: bpfwire-vcost, run after the tests on each of the
+# series' BPF objects (the verifier's cost of the series' own programs).
 # SELFTESTS_APPLY=1: the patches' selftests are applied to copies of the
 # tree's (build.sh --apply), the kernel was not built with them (the
 # posted selftests on bpfwire's port: test-posted-selftests.sh).
@@ -81,7 +83,7 @@ expected=$(sed -n 's/^selftests: tests: //p' "$out/build.log")
 
 "$here/../../kernel/tests/run-in-guest.sh" "$lab" "$runner" \
 	"$here/../../topology/lone-smp.topo" "$kdir/bzImage" \
-	"--test-progs $out/build/test_progs --timeout ${SELFTESTS_TIMEOUT:-120} --evidence @HOSTDIR@/selftests $runargs" \
+	"--test-progs $out/build/test_progs --timeout ${SELFTESTS_TIMEOUT:-120} --evidence @HOSTDIR@/selftests $runargs${SELFTESTS_VCOST:+ --vcost $SELFTESTS_VCOST --objects $out/build/obj}" \
 	>"$out/guest.tap" 2>&1
 grep -v '^1\.\.[0-9]' "$out/guest.tap" | awk -v n="$n" '
 	/^(not )?ok [0-9]+/ { n++; sub(/ok [0-9]+/, "ok " n) }
