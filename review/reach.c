@@ -10,6 +10,7 @@
 #include "errnames.h"
 #include "escape.h"
 #include "file.h"
+#include "hunks.h"
 #include "log.h"
 #include "reach.h"
 #include "runner.h"
@@ -163,7 +164,7 @@ void rc_sel_free(struct rc_sel *sel)
 	for (size_t i = 0; i < sel->n; i++)
 		free(sel->t[i].name), free(sel->t[i].sees), free(sel->t[i].why);
 	free(sel->reached), free(sel->files), free(sel->kfuncs), free(sel->t);
-	free(sel->why_all), free(sel->map);
+	free(sel->why_all), free(sel->map), free(sel->shared);
 	memset(sel, 0, sizeof(*sel));
 }
 
@@ -518,6 +519,11 @@ void rc_write_text(FILE *f, const struct rc_sel *sel)
 	for (size_t i = 0; i < sel->nreached; i++)
 		fprintf(f, "%s%s", i ? " " : "", sel->reached[i]);
 	fprintf(f, "%s (%s)\n", sel->nreached ? "" : "no test family", sel->map);
+	if (sel->shared) {
+		fputs("reach: ", f);
+		esc_fputs(f, sel->shared, 0);
+		fputc('\n', f);
+	}
 	if (sel->all) {
 		fprintf(f, "reach: every test runs (%zu): ", sel->n);
 		esc_fputs(f, sel->why_all, 0);
@@ -572,6 +578,7 @@ json_object *rc_to_json(const struct rc_sel *sel)
 	json_object_object_add(j, "map", json_object_new_string(sel->map ? sel->map : ""));
 	json_object_object_add(j, "all", json_object_new_boolean(sel->all));
 	json_object_object_add(j, "why_all", sel->why_all ? json_object_new_string(sel->why_all) : NULL);
+	json_object_object_add(j, "shared", sel->shared ? json_object_new_string(sel->shared) : NULL);
 	for (size_t i = 0; i < sel->nreached; i++)
 		json_object_array_add(a, json_object_new_string(sel->reached[i]));
 	json_object_object_add(j, "reached", a);
@@ -595,20 +602,136 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int rc_review(const struct rc_map *m, const char *series, const char *forced, const char *scn_dir,
-	      char **names, int *n, struct rc_sel *sel, char *err, size_t errlen)
+/*
+ * What the series touches, from the hunks its kernel and the baseline's do
+ * not share: the series' own, and the baseline's that the review's kernel
+ * lacks. *shared says what was left out. 0 or -ENOMEM.
+ */
+static int touches_beside(const char *series, const char *text, size_t len, const struct rc_base *b,
+			  struct series_touch *t, char **shared, size_t *hunks)
 {
-	struct series_touch t;
+	struct hk_set bset = { 0 }, sset = { 0 };
+	char *ft = NULL, *fb = NULL;
+	size_t ftl, fbl, kept, dropped, bkept, bdropped;
 	int r;
 
-	if (series_touches(series, &t, err, errlen))
+	r = hk_collect(b->base, b->base_len, &bset) ?: hk_collect(text, len, &sset) ?:
+	    hk_collect(b->own, b->own_len, &sset) ?:
+	    hk_filter(text, len, &bset, &ft, &ftl, &kept, &dropped) ?:
+	    hk_filter(b->base, b->base_len, &sset, &fb, &fbl, &bkept, &bdropped) ?:
+	    series_touches_text(ft, ftl, series, t) ?: series_touches_text(fb, fbl, b->what, t);
+	if (!r && asprintf(shared, "%zu of the series' %zu hunks are in %s too and do not count; "
+			   "%zu of its hunks are not in the review's kernel and count",
+			   dropped, kept + dropped, b->what, bkept) < 0)
+		r = -ENOMEM;
+	*hunks = r ? 0 : kept + dropped;
+	free(ft);
+	free(fb);
+	hk_set_free(&bset);
+	hk_set_free(&sset);
+	return r;
+}
+
+/* The files list names (a path a line), one after another; NULL when list or one of them cannot be read. */
+static char *listed_text(const char *list, size_t *len)
+{
+	char *paths = read_user_file(list, NULL), *save = NULL, *text = calloc(1, 1);
+
+	*len = 0;
+	for (char *l = paths && text ? strtok_r(paths, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		size_t n;
+		char *one = read_user_file(l, &n), *v = one ? realloc(text, *len + n + 2) : NULL;
+
+		if (!v) {
+			free(one);
+			free(text);
+			text = NULL;
+			break;
+		}
+		text = v;
+		memcpy(text + *len, one, n);
+		*len += n;
+		text[(*len)++] = '\n';
+		text[*len] = '\0';
+		free(one);
+	}
+	free(paths);
+	if (!paths) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+int rc_base_builds(const char *base_build, const char *review_build, struct rc_base *b)
+{
+	char p[4200];
+
+	memset(b, 0, sizeof(*b));
+	snprintf(p, sizeof(p), "%s/kernel/patches.list", base_build);
+	b->base = listed_text(p, &b->base_len);
+	snprintf(p, sizeof(p), "%s/kernel/patches.list", review_build);
+	b->own = b->base ? listed_text(p, &b->own_len) : NULL;
+	if (!b->own) {
+		rc_base_free(b);
 		return -1;
+	}
+	snprintf(b->what, sizeof(b->what), "the baseline's kernel (%.200s)", base_build);
+	return 0;
+}
+
+int rc_base_series(const char *base_series, struct rc_base *b)
+{
+	struct series_touch t = { 0 };
+
+	memset(b, 0, sizeof(*b));
+	b->own = calloc(1, 1);
+	if (!b->own || series_text(base_series, &b->base, &b->base_len, &t) || t.unread[0]) {
+		rc_base_free(b);
+		return -1;
+	}
+	snprintf(b->what, sizeof(b->what), "the base series");
+	return 0;
+}
+
+void rc_base_free(struct rc_base *b)
+{
+	free(b->own);
+	free(b->base);
+	memset(b, 0, sizeof(*b));
+}
+
+int rc_review(const struct rc_map *m, const char *series, const struct rc_base *base, const char *forced,
+	      const char *scn_dir, char **names, int *n, struct rc_sel *sel, char *err, size_t errlen)
+{
+	struct series_touch t = { 0 };
+	char *text = NULL, *shared = NULL;
+	size_t len, hunks = 0;
+	int r;
+
+	if (!base || !base->base) {
+		if (series_touches(series, &t, err, errlen))
+			return -1;
+	} else {
+		r = series_text(series, &text, &len, &t) ?:
+		    touches_beside(series, text, len, base, &t, &shared, &hunks);
+		free(text);
+		if (!r && !hunks)
+			snprintf(t.unread, sizeof(t.unread), "%.300s: no diff found in it", series);
+		if (r) {
+			snprintf(err, errlen, "%s: %s", series, errno_str(-r));
+			series_touch_free(&t);
+			return -1;
+		}
+	}
 	r = rc_select(m, &t, forced, scn_dir, names, *n, sel);
 	series_touch_free(&t);
 	if (r) {
+		free(shared);
 		snprintf(err, errlen, "choosing the tests: %s", errno_str(ENOMEM));
 		return -1;
 	}
+	sel->shared = shared;
 	rc_keep(sel, names, n);
 	return 0;
 }

@@ -79,7 +79,31 @@ struct rc_sel {
 	struct rc_test *t;
 	size_t n;
 	char *map;		/* the map's path, for the text */
+	char *shared;		/* what the hunks the baseline shares left out, or NULL */
 };
+
+/*
+ * The patches beside the series (hunks.h): own, bpfwire's in the review's
+ * kernel (the lab's series, the netpoll series); base, every patch of the
+ * baseline's kernel, or the base series (--base SERIES; own then empty).
+ * A hunk both kernels carry does not count; a hunk only the baseline's
+ * has counts as the series' (the series takes it away). what names base.
+ */
+struct rc_base {
+	char *own, *base;
+	size_t own_len, base_len;
+	char what[256];
+};
+
+/*
+ * From two builds' kernel/patches.list (bpfwire's patches in each kernel,
+ * a path a line, written by root's meson): 0, or -1 when either cannot be
+ * read (b then knows nothing: every hunk of the series counts).
+ */
+int rc_base_builds(const char *base_build, const char *review_build, struct rc_base *b);
+/* From the base series (an mbox or a patch directory): 0 or -1. */
+int rc_base_series(const char *base_series, struct rc_base *b);
+void rc_base_free(struct rc_base *b);
 
 /*
  * Which of names (a review's candidate tests) run. forced: "--all" or
@@ -100,11 +124,12 @@ json_object *rc_to_json(const struct rc_sel *sel);
 /* The same section through the logger (pr_info), a line each, before the tests run. */
 void rc_log(const struct rc_sel *sel);
 /*
- * The review's hook: what SERIES touches (series_touches), which of names
+ * The review's hook: what SERIES touches (series_touches; with base, only
+ * the hunks its kernel and the baseline's do not share), which of names
  * run (rc_select), and names cut to those (rc_keep). 0, or -1 with err.
  */
-int rc_review(const struct rc_map *m, const char *series, const char *forced, const char *scn_dir,
-	      char **names, int *n, struct rc_sel *sel, char *err, size_t errlen);
+int rc_review(const struct rc_map *m, const char *series, const struct rc_base *base, const char *forced,
+	      const char *scn_dir, char **names, int *n, struct rc_sel *sel, char *err, size_t errlen);
 /*
  * The tests a review would consider, from the source tree alone (a dry
  * run, before any build): only's comma-separated names (--tests), else

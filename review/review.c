@@ -704,7 +704,14 @@ int main(int argc, char **argv)
 		if (base_ok(bdir) ? test_list(bdir, o.tests, series_selftests(series) > 0, &names, &n) :
 		    rc_candidates(SCENARIOS, o.tests, series_selftests(series) > 0, &names, &n))
 			return REVIEW_NOBUILD;
-		if (rc_review(&rmap, series, forced, SCENARIOS, names, &n, &sel, err, sizeof(err))) {
+		/* the baseline is known before a build only when it is a series */
+		struct rc_base rb;
+		bool shared = base_series && !rc_base_series(base_mbox, &rb);
+
+		r = rc_review(&rmap, series, shared ? &rb : NULL, forced, SCENARIOS, names, &n, &sel, err, sizeof(err));
+		if (shared)
+			rc_base_free(&rb);
+		if (r) {
 			fprintf(stderr, PROG ": %s\n", err);
 			return REVIEW_NOBUILD;
 		}
@@ -800,7 +807,17 @@ int main(int argc, char **argv)
 	/* 2. the review's tests */
 	if (test_list(bdir, o.tests, series_selftests(series) > 0, &names, &n))
 		return proc_stopped() ? interrupted("meson test --list") : o.tests ? CLI_EUSAGE : REVIEW_NOBUILD;
-	if (rc_review(&rmap, series, forced, SCENARIOS, names, &n, &sel, err, sizeof(err))) {
+	/* the hunks the review's kernel shares with the baseline's cannot make them differ */
+	struct rc_base rb;
+	bool shared = base_series ? !rc_base_series(base_mbox, &rb) : !rc_base_builds(base, bdir, &rb);
+
+	if (!shared)
+		pr_info("reach: %s: every hunk of the series counts", base_series ?
+			"the base series could not be read whole" : "no kernel/patches.list in the baseline or the review");
+	r = rc_review(&rmap, series, shared ? &rb : NULL, forced, SCENARIOS, names, &n, &sel, err, sizeof(err));
+	if (shared)
+		rc_base_free(&rb);
+	if (r) {
 		pr_warn("%s", err);
 		return REVIEW_NOBUILD;
 	}

@@ -329,31 +329,47 @@ int series_touches_text(const char *text, size_t len, const char *what, struct s
 	return r;
 }
 
-int series_touches(const char *path, struct series_touch *t, char *err, size_t errlen)
+/* Appends s[0..n) and a newline to *text. 0 or -ENOMEM. */
+static int append(char **text, size_t *len, const char *s, size_t n)
 {
-	char buf[PATH_MAX + 16], *list, *save = NULL, *text;
+	char *v = realloc(*text, *len + n + 2);
+
+	if (!v)
+		return -ENOMEM;
+	memcpy(v + *len, s, n);
+	*len += n;
+	v[(*len)++] = '\n';
+	v[*len] = '\0';
+	*text = v;
+	return 0;
+}
+
+int series_text(const char *path, char **text, size_t *len, struct series_touch *t)
+{
+	char buf[PATH_MAX + 16], *list, *save = NULL, *one;
 	struct stat st;
-	size_t len;
+	size_t n;
 	int r = 0;
 
-	memset(t, 0, sizeof(*t));
+	*text = NULL;
+	*len = 0;
 	if (stat(path, &st)) {
 		unread(t, path, errno_str(errno));
-		return 0;
+		return append(text, len, "", 0);
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		text = read_user_file(path, &len);
-		if (!text)
+		one = read_user_file(path, &n);
+		if (!one)
 			unread(t, path, errno_str(errno));
-		else
-			r = series_touches_text(text, len, path, t);
-		free(text);
-		goto out;
+		r = append(text, len, one ? one : "", one ? n : 0);
+		free(one);
+		return r;
 	}
 	snprintf(buf, sizeof(buf), "%s/series", path);
 	list = read_user_file(buf, NULL);
 	if (!list)
 		unread(t, buf, errno_str(errno));
+	r = append(text, len, "", 0);
 	for (char *l = list ? strtok_r(list, "\n", &save) : NULL; l && !r; l = strtok_r(NULL, "\n", &save)) {
 		l[strcspn(l, "\r")] = '\0';
 		if (!*l || *l == '#')
@@ -364,15 +380,26 @@ int series_touches(const char *path, struct series_touch *t, char *err, size_t e
 			continue;
 		}
 		snprintf(buf, sizeof(buf), "%s/%s", path, l);
-		text = read_user_file(buf, &len);
-		if (!text)
+		one = read_user_file(buf, &n);
+		if (!one)
 			unread(t, buf, errno_str(errno));
 		else
-			r = series_touches_text(text, len, buf, t);
-		free(text);
+			r = append(text, len, one, n);
+		free(one);
 	}
 	free(list);
-out:
+	return r;
+}
+
+int series_touches(const char *path, struct series_touch *t, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	int r;
+
+	memset(t, 0, sizeof(*t));
+	r = series_text(path, &text, &len, t) ?: series_touches_text(text, len, path, t);
+	free(text);
 	if (r) {
 		snprintf(err, errlen, "%s: %s", path, errno_str(-r));
 		series_touch_free(t);

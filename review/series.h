@@ -45,6 +45,12 @@ struct series_touch {
 
 /* 0, or -1 only out of memory (err says so). */
 int series_touches(const char *path, struct series_touch *t, char *err, size_t errlen);
+/*
+ * SERIES's text: the mbox, or a patch directory's patches in its series
+ * order, each ending in a newline; what cannot be read is said in t's
+ * unread. *text is malloc'd. 0 or -ENOMEM.
+ */
+int series_text(const char *path, char **text, size_t *len, struct series_touch *t);
 /* The same on one text (a message or an mbox); len counts its bytes. */
 int series_touches_text(const char *text, size_t len, const char *what, struct series_touch *t);
 void series_touch_free(struct series_touch *t);

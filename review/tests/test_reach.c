@@ -17,6 +17,7 @@
 
 #include "file.h"
 #include "reach.h"
+#include "hunks.h"
 #include "series.h"
 #include "tap.h"
 
@@ -43,7 +44,7 @@ static const char one_ksock[] =
 	"index 1111111..2222222 100644\n"
 	"--- a/net/core/bpf_ksock.c\n"
 	"+++ b/net/core/bpf_ksock.c\n"
-	"@@ -580,7 +580,7 @@ __bpf_kfunc int bpf_ksock_send(struct bpf_ksock *ks, const void *data,\n"
+	"@@ -580,3 +580,3 @@ __bpf_kfunc int bpf_ksock_send(struct bpf_ksock *ks, const void *data,\n"
 	" \tint err;\n"
 	"-\tif (!ks)\n"
 	"+\tif (!ks || !data)\n"
@@ -56,7 +57,7 @@ static const char one_netpoll[] =
 	"diff --git a/net/core/bpf_netpoll.c b/net/core/bpf_netpoll.c\n"
 	"--- a/net/core/bpf_netpoll.c\r\n"
 	"+++ b/net/core/bpf_netpoll.c\r\n"
-	"@@ -290,7 +290,7 @@ __bpf_kfunc int bpf_netpoll_send_udp(struct bpf_netpoll *bnp,\n"
+	"@@ -290,1 +290,1 @@ __bpf_kfunc int bpf_netpoll_send_udp(struct bpf_netpoll *bnp,\n"
 	"-\tif (len > 1460)\n"
 	"+\tif (len > 1472)\n";
 
@@ -451,6 +452,154 @@ static void test_map(void)
 	tap_case_end();
 }
 
+/* rc_review of series (a text) beside base and own (texts): what runs. */
+static bool review_beside(const char *series, const char *base, const char *own, struct rc_sel *sel)
+{
+	char path[] = "/tmp/test_reach_series.XXXXXX", err[512] = "", **names = NULL;
+	struct rc_base b = { 0 };
+	int n = 0, fd = mkstemp(path), r = -1;
+
+	if (!ASSERT_TRUE(fd >= 0 && candidates(&names, &n), "series file and candidates"))
+		return false;
+	close(fd);
+	write_file(path, series);
+	b.base = strdup(base);
+	b.base_len = strlen(base);
+	b.own = strdup(own);
+	b.own_len = strlen(own);
+	snprintf(b.what, sizeof(b.what), "the base");
+	r = rc_review(&map, path, &b, NULL, scn_dir, names, &n, sel, err, sizeof(err));
+	ASSERT_STREQ(err, "", "no error");
+	rc_base_free(&b);
+	free_names(names, n);
+	unlink(path);
+	return ASSERT_OK(r, "rc_review");
+}
+
+/* The hunks the review's kernel and the baseline's share do not count. */
+static void test_shared(void)
+{
+	/* one_ksock again as another version writes it: other index, other line numbers, other spaces */
+	static const char ksock_again[] =
+		"From 1 Mon Sep 17 00:00:00 2001\n"
+		"From: A <a@example.org>\n"
+		"Subject: [PATCH v8] bpf: ksock: check data\n"
+		"\n"
+		"diff --git a/net/core/bpf_ksock.c b/net/core/bpf_ksock.c\n"
+		"index 3333333..4444444 100644\n"
+		"--- a/net/core/bpf_ksock.c\n"
+		"+++ b/net/core/bpf_ksock.c\n"
+		"@@ -590,3 +590,3 @@ __bpf_kfunc int bpf_ksock_send(struct bpf_ksock *ks, const void *data,\n"
+		" \tint err;\n"
+		"-\tif (!ks)   \n"
+		"+\tif (!ks ||  !data)\n"
+		" \t\treturn -EINVAL;\n"
+		"-- \n2.39.5\n\n";
+	static const char netpoll_v8[] =
+		"From 0 Mon Sep 17 00:00:00 2001\n"
+		"Subject: [PATCH] bpf: netpoll: size\n"
+		"\n"
+		"diff --git a/net/core/bpf_netpoll.c b/net/core/bpf_netpoll.c\n"
+		"--- a/net/core/bpf_netpoll.c\n"
+		"+++ b/net/core/bpf_netpoll.c\n"
+		"@@ -290,1 +290,1 @@ __bpf_kfunc int bpf_netpoll_send_udp(struct bpf_netpoll *bnp,\n"
+		"-\tif (len > 1460)\n"
+		"+\tif (len > 1480)\n";
+	static const char b64[] = "From 0 x\nSubject: y\nContent-Transfer-Encoding: base64\n\nZGlmZg==\n";
+	char base[2048], series[2048], *text = NULL;
+	size_t len = 0;
+	struct rc_sel sel;
+	FILE *f;
+
+	if (!tap_case_begin("reach: the hunks the baseline shares do not count; the ones it has alone do"))
+		return;
+	snprintf(base, sizeof(base), "%s%s", one_ksock, one_netpoll);
+	/* the same two patches: nothing counts, the fallback runs */
+	snprintf(series, sizeof(series), "%s%s", ksock_again, one_netpoll);
+	if (review_beside(series, base, "", &sel)) {
+		ASSERT_FALSE(sel.all, "the same hunks: not every test");
+		ASSERT_EQ(sel.nreached, 0, "no family reached");
+		ASSERT_TRUE(runs(&sel, "kernel-suite") && skipped(&sel, "ipv4-ksock") && skipped(&sel, "netpoll-ipv4"),
+			    "only the fallback, kernel-suite, runs");
+		ASSERT_STREQ(sel.shared, "2 of the series' 2 hunks are in the base too and do not count; "
+			     "0 of its hunks are not in the review's kernel and count", "said");
+		f = open_memstream(&text, &len);
+		if (ASSERT_OK_PTR(f, "memstream")) {
+			rc_write_text(f, &sel);
+			fclose(f);
+			ASSERT_HAS(text, "\nreach: 2 of the series' 2 hunks are in the base too", "in the text");
+			free(text);
+		}
+		rc_sel_free(&sel);
+	}
+	/* v8 changes the netpoll hunk: netpoll is reached, ksock is not */
+	snprintf(series, sizeof(series), "%s%s", ksock_again, netpoll_v8);
+	if (review_beside(series, base, "", &sel)) {
+		ASSERT_TRUE(rc_reaches(&sel, "netpoll") && !rc_reaches(&sel, "ksock"),
+			    "a changed netpoll hunk: netpoll reached, ksock not");
+		ASSERT_TRUE(runs(&sel, "netpoll-ipv4") && skipped(&sel, "ipv4-ksock"), "netpoll-ipv4 runs, ipv4-ksock not");
+		ASSERT_HAS(sel.shared, "1 of the series' 2 hunks are in the base too", "said");
+		rc_sel_free(&sel);
+	}
+	/* the netpoll patch dropped: the baseline's hunk counts */
+	if (review_beside(ksock_again, base, "", &sel)) {
+		ASSERT_TRUE(rc_reaches(&sel, "netpoll") && !rc_reaches(&sel, "ksock"),
+			    "a hunk only the baseline has: netpoll reached");
+		ASSERT_HAS(sel.shared, "1 of its hunks are not in the review's kernel and count", "said");
+		rc_sel_free(&sel);
+	}
+	/* ... unless bpfwire puts it in the review's kernel too */
+	if (review_beside(ksock_again, base, one_netpoll, &sel)) {
+		ASSERT_EQ(sel.nreached, 0, "the same hunk in the review's own patches: nothing reached");
+		rc_sel_free(&sel);
+	}
+	/* an encoded message is still not read whole: every test */
+	snprintf(series, sizeof(series), "%s%s", b64, one_ksock);
+	if (review_beside(series, base, "", &sel)) {
+		ASSERT_TRUE(sel.all && strstr(sel.why_all, "an encoded message"), "an encoded message: every test runs");
+		rc_sel_free(&sel);
+	}
+	tap_case_end();
+}
+
+/* A hunk's identity: the file and its lines, not their numbers or spaces. */
+static void test_hunks(void)
+{
+	static const char two[] =
+		"diff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n"
+		"@@ -1,2 +1,2 @@ f(\n a\n-b\n+c\n"
+		"@@ -9,1 +9,1 @@\n-d\n+e\n"
+		"diff --git a/y.c b/z.c\nsimilarity index 100%\nrename from y.c\nrename to z.c\n"
+		"diff --git a/bin b/bin\nGIT binary patch\nliteral 3\nKcmZ?d00001\n\nliteral 0\nKcmV+b00001\n\n"
+		"-- \n2.39.5\n";
+	static const char moved[] =
+		"diff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n"
+		"@@ -100,1 +100,1 @@\n-d\n+e\n"
+		"diff --git a/w.c b/w.c\n--- a/w.c\n+++ b/w.c\n@@ -1 +1 @@\n-b\n+c\n";
+	struct hk_set set = { 0 };
+	char *out = NULL;
+	size_t len, kept, dropped;
+
+	if (!tap_case_begin("hunks: a hunk is its file and its lines; a rename and a binary are one each"))
+		return;
+	ASSERT_OK(hk_collect(two, strlen(two), &set), "collect");
+	ASSERT_EQ(set.n, 4, "two hunks, a rename, a binary");
+	if (ASSERT_OK(hk_filter(moved, strlen(moved), &set, &out, &len, &kept, &dropped), "filter")) {
+		ASSERT_EQ(dropped, 1, "x.c's hunk at other line numbers is the same");
+		ASSERT_EQ(kept, 1, "w.c's hunk of the same lines is another (another file)");
+		ASSERT_STREQ(out, "diff --git a/w.c b/w.c\n--- a/w.c\n+++ b/w.c\n@@ -1 +1 @@\n-b\n+c\n",
+			     "x.c's section left out whole, w.c's kept");
+		free(out);
+	}
+	if (ASSERT_OK(hk_filter(two, strlen(two), &set, &out, &len, &kept, &dropped), "filter itself")) {
+		ASSERT_TRUE(kept == 0 && dropped == 4, "itself: every hunk shared");
+		ASSERT_STREQ(out, "-- \n2.39.5\n", "only the text outside the diff is left");
+		free(out);
+	}
+	hk_set_free(&set);
+	tap_case_end();
+}
+
 int main(int argc, char **argv)
 {
 	char err[512];
@@ -472,6 +621,8 @@ int main(int argc, char **argv)
 	test_everything();
 	test_text_only();
 	test_map();
+	test_hunks();
+	test_shared();
 	rc_map_free(&map);
 	return tap_done();
 }
