@@ -41,23 +41,16 @@ static bool starts(const char *l, const char *end, const char *p)
 	return (size_t)(end - l) >= n && !memcmp(l, p, n);
 }
 
-/* Feeds l[0..n) without its whitespace. */
+/*
+ * Feeds l[0..n) without its trailing whitespace (a mailer's, a CR). Spaces
+ * inside a line stay: "y - --z" and "y-- - z" are other code.
+ */
 static void digest_line(EVP_MD_CTX *c, const char *l, size_t n)
 {
-	char buf[256];
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (isspace((unsigned char)l[i]))
-			continue;
-		buf[k++] = l[i];
-		if (k == sizeof(buf)) {
-			EVP_DigestUpdate(c, buf, k);
-			k = 0;
-		}
-	}
-	buf[k++] = '\n';
-	EVP_DigestUpdate(c, buf, k);
+	while (n && isspace((unsigned char)l[n - 1]))
+		n--;
+	EVP_DigestUpdate(c, l, n);
+	EVP_DigestUpdate(c, "\n", 1);
 }
 
 /*

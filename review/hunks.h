@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The hunks of a series, each known by what it changes, as git patch-id
- * knows a patch: the file, and the hunk's lines without their whitespace
- * and without the line numbers of its "@@" line. Two kernels that carry
+ * The hunks of a series, each known by what it changes, much as git
+ * patch-id knows a patch: the file, and the hunk's lines without their
+ * trailing whitespace and without the line numbers of its "@@" line
+ * (stricter than patch-id, which drops every space: a series must not
+ * pass other code for a hunk the baseline has). Two kernels that carry
  * the same hunk cannot differ by it, so a review reaches tests from the
  * hunks its kernel and its baseline's do not share (reach.c): a v8 whose
  * one patch changed reaches what that patch's changed hunks touch. A file

@@ -479,7 +479,7 @@ static bool review_beside(const char *series, const char *base, const char *own,
 /* The hunks the review's kernel and the baseline's share do not count. */
 static void test_shared(void)
 {
-	/* one_ksock again as another version writes it: other index, other line numbers, other spaces */
+	/* one_ksock again as another version writes it: other index, other line numbers, trailing spaces */
 	static const char ksock_again[] =
 		"From 1 Mon Sep 17 00:00:00 2001\n"
 		"From: A <a@example.org>\n"
@@ -492,7 +492,7 @@ static void test_shared(void)
 		"@@ -590,3 +590,3 @@ __bpf_kfunc int bpf_ksock_send(struct bpf_ksock *ks, const void *data,\n"
 		" \tint err;\n"
 		"-\tif (!ks)   \n"
-		"+\tif (!ks ||  !data)\n"
+		"+\tif (!ks || !data)\t\r\n"
 		" \t\treturn -EINVAL;\n"
 		"-- \n2.39.5\n\n";
 	static const char netpoll_v8[] =
@@ -530,6 +530,19 @@ static void test_shared(void)
 			ASSERT_HAS(text, "\nreach: 2 of the series' 2 hunks are in the base too", "in the text");
 			free(text);
 		}
+		rc_sel_free(&sel);
+	}
+	/* a space inside a line is other code: the hunk counts */
+	snprintf(series, sizeof(series), "%s%s", one_ksock, one_netpoll);
+	{
+		char *sp = strstr(series, "(!ks || !data)");
+
+		if (ASSERT_OK_PTR(sp, "fixture"))
+			memcpy(sp, "(!ks ||!data) ", 14);
+	}
+	if (review_beside(series, base, "", &sel)) {
+		ASSERT_TRUE(rc_reaches(&sel, "ksock") && !rc_reaches(&sel, "netpoll"),
+			    "a space moved inside a line: the ksock hunk counts");
 		rc_sel_free(&sel);
 	}
 	/* v8 changes the netpoll hunk: netpoll is reached, ksock is not */
