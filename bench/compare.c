@@ -2,7 +2,7 @@
 /*
  * bpfwire-bench compare RUN...: the figures of several runs side by side,
  * each with its median and spread ((max - min) / median), so that three
- * back-to-back runs show whether they agree (issue 17: within 1% for the
+ * back-to-back runs show whether they agree (within 1% for the
  * instruction counts of --icount, within 15% for the wall-time ratios).
  */
 #include <math.h>

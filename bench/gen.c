@@ -23,11 +23,11 @@ const struct bench_method bench_methods[] = {
 	{ "ksock-sndbuf", BENCH_BPF, "--via ksock --sndbuf", 0, NULL },
 	{ "netpoll", BENCH_BPF, "--via netpoll --dev eth0", 0, NULL },
 	{ "ringbuf", BENCH_BPF_AGENT, "--via ringbuf", 0, NULL },
-	/* Issue 16: the same senders signing every datagram (wire v2). */
+	/* The same senders signing every datagram (wire v2). */
 	{ "ksock-signed", BENCH_BPF, "--via ksock --key-file " KEY_FILE, 0, NULL },
 	{ "netpoll-signed", BENCH_BPF, "--via netpoll --dev eth0 --key-file " KEY_FILE, 0, NULL },
 	/*
-	 * Issue 17: ksock packing N events into one datagram (bpfwire-agent
+	 * ksock packing N events into one datagram (bpfwire-agent
 	 * --batch). The age is 950 ms, not the default 1000: at the latency
 	 * phase's 10 events/s, an age of exactly ten intervals flushed on the
 	 * 10th or the 11th event by a few instructions of pacing jitter.
@@ -36,7 +36,7 @@ const struct bench_method bench_methods[] = {
 	{ "ksock-b8", BENCH_BPF, "--via ksock --batch 8 --batch-age-ms 950", 8, NULL },
 	{ "ksock-b32", BENCH_BPF, "--via ksock --batch 32 --batch-age-ms 950", 32, NULL },
 	/*
-	 * Issue 34: the signed senders encrypting too (wire v3, AES-128-CTR in
+	 * The signed senders encrypting too (wire v3, AES-128-CTR in
 	 * BPF). Their receivers decrypt, so that the runs count as the others.
 	 */
 	{ "ksock-enc", BENCH_BPF, "--via ksock --key-file " ENC_KEY_FILE " --encrypt", 0,
@@ -393,7 +393,7 @@ int bench_params_load(const char *run, struct bench_params *p, char *err, size_t
 	if (!json_object_object_get_ex(o, "methods", &v))
 		goto bad;
 	p->methods = json_object_get_int64(v);
-	/* Runs from before issue 17 have no icount: wall time. */
+	/* Runs from before --icount have no icount: wall time. */
 	p->icount = json_object_object_get_ex(o, "icount", &v) && json_object_get_boolean(v);
 	/* Runs from before it had the extension (0004 was in the seed series). */
 	p->sndbuf_missing = json_object_object_get_ex(o, "ksock_sndbuf", &v) &&

@@ -21,7 +21,7 @@ struct bench_method {
 	const char *name;
 	enum bench_kind kind;
 	const char *agent_args;	/* bpfwire-agent options (BPF kinds) */
-	int batch;		/* --batch N (issue 17): events per datagram, 0: none given */
+	int batch;		/* --batch N: events per datagram, 0: none given */
 	const char *rx_args;	/* the receiver's extra options, NULL: none */
 };
 

@@ -19,7 +19,7 @@ struct rate_run {
 	double offered;		/* events/s at the sender */
 	double delivered_dps;	/* datagrams/s at the receiver, over its arrival span */
 	long events, delivered, eagain, errors, queue, wire, rx_drop, unaccounted;
-	/* Issue 17: what left the sender, counted where nothing caps it. */
+	/* What left the sender, counted where nothing caps it. */
 	long tap_frames;	/* RX packets of the sender's tap on the host */
 	double span_s;		/* the burst's start to its last frame out (guest clock) */
 	double epd;		/* events per datagram, as the receiver counted them */
@@ -79,7 +79,7 @@ void add_target(json_object *t, const char *name, double value, const char *want
 
 /*
  * report_txt.c; sign_cost serves bench.json too: a variant over its base,
- * signed over unsigned (issue 16) or encrypted over signed-only (34).
+ * signed over unsigned or encrypted over signed-only.
  */
 struct sign_cost {
 	double dps;		/* delivered datagrams/s, variant over base */

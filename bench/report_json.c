@@ -63,7 +63,7 @@ static json_object *params_json(const struct bench_params *bp)
 	return p;
 }
 
-/* Issue 17: the sender-limited rate, its spread, and its ratios with theirs. */
+/* The sender-limited rate, its spread, and its ratios with theirs. */
 static void sl_json(json_object *o, const struct report *rp, int m)
 {
 	const struct path_res *pr = &rp->r[m];
@@ -143,7 +143,7 @@ static json_object *cost_json(const struct report *rp, int m, const struct rb_ad
 }
 
 /*
- * Issue 17: ksock --batch 32 against ringbuf+agent. Under icount: the
+ * ksock --batch 32 against ringbuf+agent. Under icount: the
  * instructions it adds per event, over ringbuf's total (BPF program, the
  * agent's read and sendto(), one guest), < 1. In wall time: its
  * sender-limited rate >= 1.5x ringbuf's, with 0 unaccounted events.
@@ -172,7 +172,7 @@ static void batch_targets(json_object *t, const struct report *rp, const struct 
 }
 
 /* The issue's targets, as measured; nothing here is tuned to pass. */
-/* Issue 34: encrypted over signed-only, what AES-CTR adds (either clock). */
+/* Encrypted over signed-only, what AES-CTR adds (either clock). */
 static void enc_targets(json_object *t, const struct report *rp)
 {
 	static const char *const pairs[][3] = {

@@ -132,7 +132,7 @@ static json_object *sender_counters(json_object *st, int id)
 }
 
 /*
- * A BPF sender's run, in events. With --batch (issue 17) the agent counts
+ * A BPF sender's run, in events. With --batch the agent counts
  * events (events_failed) and datagrams (sent, failed, EAGAIN); the
  * receiver counts a sender's events beside its datagrams. Without those
  * counters one datagram is one event.

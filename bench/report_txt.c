@@ -22,7 +22,7 @@ static void fmt_rate(char *b, size_t n, double v)
 		snprintf(b, n, "%.0f", v);
 }
 
-/* Issue 16: what signing costs, as ratios to the same sender unsigned. */
+/* What signing costs, as ratios to the same sender unsigned. */
 bool sign_cost(const struct report *rp, const char *sig, const char *plain,
 	       struct sign_cost *c)
 {
@@ -62,7 +62,7 @@ static void write_txt_signed(FILE *f, const struct report *rp)
 	static const char *const sig[][2] = {
 		{ "ksock-signed", "ksock" }, { "netpoll-signed", "netpoll" },
 	};
-	/* Issue 34: what encryption adds to signing. */
+	/* What encryption adds to signing. */
 	static const char *const enc[][2] = {
 		{ "ksock-enc", "ksock-signed" }, { "netpoll-enc", "netpoll-signed" },
 	};
@@ -111,7 +111,7 @@ static void range(char *out, size_t n, double med, double lo, double hi)
 	snprintf(out, n, "%s (%s-%s)", a, b, c);
 }
 
-/* Issue 17: counted at the sender's tap, where the receiver cannot cap it. */
+/* Counted at the sender's tap, where the receiver cannot cap it. */
 static void write_txt_sl(FILE *f, const struct report *rp)
 {
 	fprintf(f, "\nSender-limited rate, events/s: frames at the sender's tap on the host x "

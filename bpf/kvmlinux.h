@@ -4,7 +4,7 @@
  * declarations (kfuncs.h). Every BPF object that calls a bpfwire kfunc
  * includes this instead of vmlinux.h, so that it compiles against any
  * kernel's vmlinux.h: one whose ksock API is the seed's, upstream's, one
- * bpfwire does not know, or none, with or without netpoll (issue 30). The
+ * bpfwire does not know, or none, with or without netpoll. The
  * types the kfuncs take are kfuncs.h's copies, named as the kernel names
  * them: libbpf matches a kfunc's pointer argument by kind (struct or
  * union) and a kptr by name, never by layout, and which API the running

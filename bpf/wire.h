@@ -49,7 +49,7 @@ struct bpfwire_hdr {
 } __attribute__((packed));
 
 /*
- * Version 2 (issues 16 and 17): the v1 header grown to 56 bytes, with a
+ * Version 2: the v1 header grown to 56 bytes, with a
  * keyed MAC and room for several events per datagram. bpf/README.md has
  * the diagram. Byte offsets after v1's first 36:
  * 36 flags  37 key_id  38 n_events  40 epoch  48 tag  56 payload...
@@ -97,7 +97,7 @@ struct bpfwire_hdr_v2 {
 } __attribute__((packed));
 
 /*
- * Version 3 (issue 34): v2's header, byte for byte, over an encrypted
+ * Version 3: v2's header, byte for byte, over an encrypted
  * payload. bpf/README.md has the design and the threat model.
  *  version 3; flags = BPFWIRE_F_SIGNED | BPFWIRE_F_ENCRYPTED, exactly (a
  *  v3 reader refuses any other bit: a flag it does not know may change
@@ -135,7 +135,7 @@ static inline void bpfwire_ctr_block(__u8 out[BPFWIRE_CTR_BLOCK_LEN], __u64 epoc
 }
 
 /*
- * Batching (issue 17): no batched datagram exceeds BPFWIRE_BATCH_DGRAM, a
+ * Batching: no batched datagram exceeds BPFWIRE_BATCH_DGRAM, a
  * 1500-byte MTU less IPv6's 40 and UDP's 8 (IPv4's would be 1472), below
  * netpoll's 1460 too. A batch closes early when the next event would not
  * fit, so only the count is bounded: BPFWIRE_BATCH_MAX shortest events

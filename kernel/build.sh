@@ -415,7 +415,7 @@ elif [ "$kind" = tarball ]; then
 	stamp=$(stat -c '%s-%Y' "$tarball")
 	base_time=${stamp#*-} base_name=$(basename "$tarball")
 	# The stamp lives in .git, where a checkout of another base leaves it
-	# (a tree unpacked before issue 30 has it in the work tree).
+	# (a tree an older build.sh unpacked has it in the work tree).
 	if [ "$fit" = true ]; then
 		# Only what the series touches, and the Makefile for the version:
 		# tar still reads the whole archive (~20 s of xz), but writes a

@@ -1,7 +1,7 @@
 #!/bin/bash
 # TAP: the built vmlinux carries every kfunc of its series in its BTF, and
 # vmlinux.h has the opts types that bpf/ compiles against. The upstream
-# flavour (issue 21) has no bind and a union for the address, and the test
+# flavour has no bind and a union for the address, and the test
 # checks that the seed's extras are really gone.
 #
 #   check-btf.sh VMLINUX VMLINUX_H CONFIG [seed|upstream]

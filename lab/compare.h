@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Two runs side by side (issue 31 item 3; issue 30's `./run review` calls
- * it per scenario against a baseline). cmp_load reads RUN_A/summary.json
- * and RUN_B/summary.json and matches, into a struct of plain strings:
+ * Two runs side by side (`./run review` calls it per scenario against a
+ * baseline). cmp_load reads RUN_A/summary.json and RUN_B/summary.json and
+ * matches, into a struct of plain strings:
  *
  * - steps (every op but check) and checks, matched by line number, op and
  *   what; a step whose line moved is matched by op and what among those

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The lab's pages for people (issue 31): a thin layer over libxml2's HTML
+ * The lab's pages for people: a thin layer over libxml2's HTML
  * tree and serializer, so no page is built by pasting strings. Text, guest
  * text above all, only ever becomes a text node: libxml2 escapes < > & and
  * quotes, and the text is first put through escape.h, so ANSI escapes,

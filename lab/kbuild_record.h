@@ -2,7 +2,7 @@
 /*
  * What went into a lab kernel: build/kernel/series.json, written by
  * kernel/build.sh beside the bzImage (flavour, release, base, patches,
- * mbox sha256, netpoll, config fragments; issue 30). The runner copies it
+ * mbox sha256, netpoll, config fragments). The runner copies it
  * into every run's summary.json as "series".
  */
 #ifndef BPFWIRE_LAB_KBUILD_RECORD_H
@@ -17,7 +17,7 @@ struct json_object;
 
 /*
  * The series.json beside bzimage, parsed; NULL when there is none (err
- * empty: a kernel built before issue 30, or by hand) or when it cannot be
+ * empty: an older build.sh's kernel, or one built by hand) or when it cannot be
  * used (err says why: unreadable, over KBUILD_RECORD_MAX, not a JSON
  * object).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What the files of a run share with each other. Other folders use run.h;
- * this header is the lab's own.
+ * What the files of a run share with each other; lab-private: only lab/
+ * includes it (run.h is the lab's public API).
  */
 #ifndef BPFWIRE_LAB_LAB_H
 #define BPFWIRE_LAB_LAB_H
@@ -133,6 +133,7 @@ int remote_check(struct lab_run *r, bool quiet);
 int remote_up(struct lab_run *r, const struct topology *t, bool capture);
 /* Removes both ends (verified by VNI), kills what the lab started there, keeps its dmesg. */
 int remote_down(struct lab_run *r);
+/* remote_ssh.c: exec, spawn, wait and link on remote host m, over SSH. */
 int remote_exec(struct lab_run *r, const struct lab_remote *m, char *const argv[], int timeout_ms,
 		struct qga_result *res);
 long remote_spawn(struct lab_run *r, const struct lab_remote *m, char *const argv[]);
@@ -140,7 +141,7 @@ int remote_wait(struct lab_run *r, const struct lab_remote *m, long pid, int tim
 		struct qga_result *res);
 int remote_link(struct lab_run *r, const struct lab_remote *m, const char *iface, bool up,
 		enum link_how how);
-/* Each remote's dmesg.log since up (root there only), scanned like a console. */
+/* remote.c: each remote's dmesg.log since up (root there only), scanned like a console. */
 int remote_scan_splats(const struct lab_run *r, FILE *f);
 
 /* guest.c */

@@ -419,7 +419,7 @@ static struct fields *load_fields(struct lint *l, enum writer w)
 /*
  * A step that installs a ksock or netpoll sender (or runs kernel-tests,
  * ksock's) needs that kfunc family in `needs`; otherwise a kernel without
- * it would fail the run where it should skip it (issue 30).
+ * it would fail the run where it should skip it.
  */
 static void lint_needs(struct lint *l)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * RUN/index.html (issue 31): one page per run, from summary.json and the
+ * RUN/index.html: one page per run, from summary.json and the
  * run's files, built with html.h. Everything a guest shaped (step output,
  * report keys and values, console lines) goes in as text.
  */

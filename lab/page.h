@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The pages of a run for people (issue 31): RUN/index.html (page.c),
+ * The pages of a run for people: RUN/index.html (page.c),
  * RUN/summary.md (summary_md.c), RESULTS/index.html (page_index.c), and
  * report.c, which writes all of them for one run.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * RESULTS/index.html (issue 31): every run in a results dir, newest first,
+ * RESULTS/index.html: every run in a results dir, newest first,
  * with scenario, verdict, kernel, date and duration. A dir whose
  * summary.json is missing or malformed is listed as such.
  */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Every page of one run, then its results dir's index (issue 31). */
+/* Every page of one run, then its results dir's index. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <libgen.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A finished run read back for its pages (issue 31): RUN/summary.json,
+ * A finished run read back for its pages: RUN/summary.json,
  * parsed once, with typed lookups that never fail (a missing or mistyped
  * field reads as "" or 0, since a guest shaped part of the file).
  */

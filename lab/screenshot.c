@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A PNG of a page, by Debian's chromium, headless (issue 31: the README's
+ * A PNG of a page, by Debian's chromium, headless (the README's
  * picture). No network: a fresh profile in a mktemp dir, removed after, and
  * the flags that stop chromium's background connections.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * RUN/summary.md (issue 31): a few lines to paste in a reply on a list:
+ * RUN/summary.md: a few lines to paste in a reply on a list:
  * the verdict, the kernel and series, the failed checks and steps with
  * their values, the splats. Guest text is escaped twice: escape.h for
  * control bytes, then a backslash before each character Markdown acts on

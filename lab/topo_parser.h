@@ -28,7 +28,7 @@ struct parser {
 __attribute__((format(printf, 3, 4)))
 int fail(struct parser *p, int line, const char *fmt, ...);
 int topo_segment_index(const struct topology *t, const char *name);
-/* part NAME, and the key of its block (topo_validate.c). */
+/* part NAME, and the key of its block (topology.c). */
 int topo_open_part(struct parser *p, char **tok, int n);
 int topo_part_key(struct parser *p, char **tok, int n);
 /* After the whole file: resolve names, check addresses (topo_validate.c). */

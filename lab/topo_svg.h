@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The topology as a picture (issue 31): hosts in a row, segments as bars
+ * The topology as a picture: hosts in a row, segments as bars
  * below them, a NIC as the line between, labelled with its name and first
  * address. An SVG document built with libxml2 and written atomically.
  */

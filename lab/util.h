@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* The file and time helpers are common/'s; bench/ still finds mkdir_p here. */
+/* The file and time helpers are common/'s; lab/ gets them through here. */
 #include "file.h"
 #include "timeutil.h"
 

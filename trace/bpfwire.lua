@@ -11,7 +11,7 @@
 -- Version 2 (56-byte header) adds flags, key id, n_events, epoch and the
 -- SipHash-2-4 tag (little-endian); the tag is shown, not verified: that
 -- takes the key, which bpfwire-recv --key-file has and a capture must not.
--- Version 3 (issue 34) is v2's header over an AES-128-CTR payload: the
+-- Version 3 is v2's header over an AES-128-CTR payload: the
 -- header is decoded, the payload shown as "Encrypted payload", and nothing
 -- is decrypted (the key is the receiver's).
 

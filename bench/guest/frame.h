@@ -121,7 +121,7 @@ static __always_inline int bg_frame_parse(const __u8 *data, __u32 headlen,
 		return BG_V_FAULT;
 	if (bg_be16(l4 + 2) != port)
 		return BG_V_PORT;
-	/* v2 (signed) and v3 (encrypted, issue 34) keep v1's first 36 bytes,
+	/* v2 (signed) and v3 (encrypted) keep v1's first 36 bytes,
 	 * clear: sender, seq and stamp alike. */
 	if (bg_be32(l4 + 8) != BPFWIRE_MAGIC ||
 	    (l4[8 + 4] != BPFWIRE_VERSION && l4[8 + 4] != BPFWIRE_VERSION_2 &&

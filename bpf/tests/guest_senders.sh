@@ -97,7 +97,7 @@ if [ "$API" = seed ]; then
 	"$A" unload >/dev/null
 fi
 
-# 2b. issue 21: the agent finds the kernel's ksock API in its BTF, the
+# 2b. The agent finds the kernel's ksock API in its BTF, the
 # release tells which one this kernel must have (-bpfwire-up: upstream).
 "$A" status --json > /tmp/api.status
 check "api: status --json ksock_api on $(uname -r)" "$(jpath /tmp/api.status ksock_api)" "$API"
@@ -168,7 +168,7 @@ if [ "$API" = seed ]; then
 fi
 "$A" unload >/dev/null
 
-# 4b. Signed (issue 16): with --key-file, ksock, netpoll and ringbuf send v2 whose
+# 4b. Signed: with --key-file, ksock, netpoll and ringbuf send v2 whose
 # tags verify with the key (wire.h's C reference, in tagcheck) and never
 # with another key. Two of ksock's opens have 250-byte paths (334-byte
 # datagrams; the longest is 340). The key is in no pin and no status, and
@@ -238,7 +238,7 @@ if [ "$API" = seed ]; then
 	check "nsig: status wire_version" "$(jpath /tmp/nsig.status senders.0.wire_version)" 2
 	"$A" unload >/dev/null
 fi
-# bpfwire-recv --key-file (the receiver's half of issue 16) agrees: every
+# bpfwire-recv --key-file (the receiver's check of the tags) agrees: every
 # signed datagram valid under the key, every one 'auth' under another.
 recv 7012 ksrx --key-file /run/sig.key --expect-count 5 --timeout 60
 "$A" --via ksock --dst 192.0.2.2:7012 --events open --path-prefix /tmp/bw/ --sender-id 29 \
@@ -331,7 +331,7 @@ if [ "$API" = seed ]; then
 	load netpoll 7011 npload 4 2000 --remote-mac 52:54:00:00:00:02
 fi
 
-# 6b. Batching (issue 17): ksock --batch 8. Two writers at once (2 vCPUs)
+# 6b. Batching: ksock --batch 8. Two writers at once (2 vCPUs)
 # open 200 distinct files each: 400 events in exactly 50 datagrams, and
 # every event, by its path, arrives exactly once (dgrams.py reads the
 # receiver's pcap). A partial batch goes on 'flush' and at unload. With an

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The guest test's checker of signed datagrams (issue 16), until the
+ * The guest test's checker of signed datagrams, until the
  * receiver checks tags itself: receives bpfwire datagrams on a UDP port and
  * checks each with wire.h's C reference, under the right key and under a
  * wrong one. Prints one "name value" line per count.

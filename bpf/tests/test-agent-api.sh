@@ -66,7 +66,7 @@ t $([ $rc = 0 ]; echo $?) "ksock without --sndbuf on the posted seed: would inst
 agent connect-flags ringbuf
 t $([ $rc = 0 ]; echo $?) "ringbuf needs no kfunc: exit 0 (got $rc)"
 
-# issue 34: --encrypt. Whether LSM programs may call the crypto kfuncs is
+# --encrypt. Whether LSM programs may call the crypto kfuncs is
 # the running kernel's to say (the guest tests check it), so --btf passes.
 printf '%s\n' 000102030405060708090a0b0c0d0e0f2b7e151628aed2a6abf7158809cf4f3c >"$tmp/k64"
 chmod 600 "$tmp/k64"

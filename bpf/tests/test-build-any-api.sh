@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # bpf-build-any-api: every BPF object that calls a bpfwire kfunc compiles
-# whatever the kernel's kfuncs are (issue 30). From this build's vmlinux.h
+# whatever the kernel's kfuncs are. From this build's vmlinux.h
 # it makes the header of a kernel without ksock and netpoll (their types
 # cut out) and of one whose create opts changed (family renamed domain,
 # a field added), and compiles each object against each, as the build does

@@ -246,7 +246,7 @@ static void test_key_cli(void)
 	CLI_BAD("bad --key-file ''", "--via", "ksock", "--dst", "192.0.2.2:7000",
 		"--key-file", "");
 	CLI_BAD("takes no sender options", "status", "--key-file", "/k");
-	/* issue 34: --encrypt needs the key file; which sender is the install's call. */
+	/* --encrypt needs the key file; which sender is the install's call. */
 	ASSERT_OK(CLI(&o, err, "--via", "ringbuf", "--dst", "192.0.2.2:7000",
 		      "--key-file", "/k", "--encrypt"), "--encrypt");
 	ASSERT_EQ(o.encrypt, 1, "--encrypt set");
@@ -260,7 +260,7 @@ static void test_key_cli(void)
 #undef CLI_BAD
 }
 
-/* --batch N, --batch-age-ms MS and the flush command (issue 17). */
+/* --batch N, --batch-age-ms MS and the flush command. */
 static void test_batch_cli(void)
 {
 	struct agent_opts o;

@@ -251,7 +251,7 @@ static void test_batch(void)
 
 #ifdef HAVE_RECV_PARSER
 /*
- * --encrypt on ringbuf (issue 34): the programs' signed v2 bytes (build_v2,
+ * --encrypt on ringbuf: the programs' signed v2 bytes (build_v2,
  * what sender.bpf.h makes), turned into v3 as the agent's forwarder does
  * (wire_encrypt_datagram), read back by the receiver under both keys.
  */
@@ -297,7 +297,7 @@ static void test_v3_ringbuf(void)
 }
 
 /*
- * --encrypt on ksock and netpoll (issue 34): what sender.bpf.h's encrypting
+ * --encrypt on ksock and netpoll: what sender.bpf.h's encrypting
  * path does (the event, its payload encrypted in place, bpfwire_put_hdr_v3,
  * seal, tag), with the C cipher standing in for crypto.bpf.h's (kernel case
  * 81 checks that one on the same vectors), gives the very bytes of the

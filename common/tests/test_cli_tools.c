@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Every built executable against common/cli.h's contract (issue 29): --help
+ * Every built executable against common/cli.h's contract: --help
  * exits 0 with the usage on stdout, --version prints "NAME VERSION", an
  * unknown option exits 2 and is named, and an option after a positional
  * argument is still an option. Meson passes the paths of the ones it built.

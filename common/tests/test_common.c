@@ -48,7 +48,7 @@ static void test_splat(void)
 	ASSERT_GE(splat_npatterns, 13, "the list holds the required patterns");
 	ASSERT_TRUE(splat_match("refcount_t: underflow", 21), "refcount_t");
 	ASSERT_TRUE(splat_match("INFO: hung_task", 15), "hung_task");
-	/* the detectors' own lines, as 6.12 prints them (debug.config, issue 35) */
+	/* the detectors' own lines, as 6.12 prints them (debug.config) */
 	static const char *const detectors[] = {
 		"[   12.345678] INFO: task dstate-waiter:97 blocked for more than 1 seconds.",
 		"[   60.123456] watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [swapper/1:0]",

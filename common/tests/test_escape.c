@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* TAP, issue 32: escape.h's escaping of untrusted text, and the splat quotes that use it. */
+/* TAP: escape.h's escaping of untrusted text, and the splat quotes that use it. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>

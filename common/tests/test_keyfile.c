@@ -103,7 +103,7 @@ static void test_key_file(void)
 		printf("# couldn't remove %s\n", dir);
 }
 
-/* Issue 34: 64 digits are the MAC key, then the encryption key. */
+/* 64 digits are the MAC key, then the encryption key. */
 static void test_key_pair(void)
 {
 	static const uint8_t mac[16] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Issue 34: AES-CTR in an LSM program (bpf/crypto.bpf.h). crypto_setup,
+ * AES-CTR in an LSM program (bpf/crypto.bpf.h). crypto_setup,
  * a SYSCALL program run once, makes the ecb(aes) context from key and
  * keeps it in a map as a kptr; crypto_open, on target_pid's next open,
  * encrypts the buffer map's data in place from the counter block iv.

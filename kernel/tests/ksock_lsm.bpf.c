@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ksock under an LSM, for the maintainer's tests (issue 15):
+ * ksock under an LSM, for the maintainer's tests:
  * - socket_create refused for target_pid: bpf_ksock_create fails and gives
  *   its quota slot back (err_uncharge);
  * - socket_post_create counted for target_pid: a create refused for
@@ -8,7 +8,8 @@
  * - socket_setsockopt(SOL_SOCKET, SO_SNDBUFFORCE) refused: the sndbuf of
  *   bpf_ksock_create (the sndbuf extension) passes the LSM (fix 0008);
  * - hold_one test-run from another SYSCALL program through bpf_sys_bpf(),
- *   which 6.12 refuses (issue 33's premise for fix 0008);
+ *   which 6.12 refuses, so no ksock_create runs with current->bpf_ctx
+ *   set (fix 0008);
  * - lsm.s/socket_bind sends through the map's ksock: the main case of the
  *   upstream version;
  * - lsm.s/file_open sends through the map's ksock while user space

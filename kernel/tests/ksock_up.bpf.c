@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The upstream ksock API (kernel/patches/upstream, issue 21), built in every
+ * The upstream ksock API (kernel/patches/upstream), built in every
  * build with bpf/kfuncs.h's copies of the merged API's types, so sizeof()
  * here is the size that API checks; loaded only on a kernel whose BTF says
  * upstream. User space sets the inputs in .bss, runs one probe and asserts

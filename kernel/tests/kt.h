@@ -35,10 +35,10 @@
  * does not depend on the link order. Keys, by area:
  *   10 netpoll seeds, 20 ksock seeds, 30 quota, 40 wq (41 netpoll),
  *   50 bad input (and netpoll's, 53..56), 57..58 netns teardown,
- *   60 verifier, 70..76 the maintainer's tests (issue 15), 77..79 the
- *   netpoll detach (issue 33), 80 the wire MAC in BPF (issue 16), 85
- *   netpoll send sizes (issue 33), 90 post-checks; issue 21: 1 the flavour,
- *   22..27 and 42..43 the upstream API, 28..29 the cases of both.
+ *   60 verifier, 70..76 the maintainer's tests, 77..79 the netpoll
+ *   detach, 80 the wire MAC in BPF, 85 netpoll send sizes, 90
+ *   post-checks; 1 the flavour, 22..27 and 42..43 the upstream API,
+ *   28..29 the cases of both.
  */
 struct kt_test {
 	int order;

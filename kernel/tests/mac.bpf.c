@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Issue 16: the senders' BPF SipHash-2-4 (bpf/sign.bpf.h), run through
+ * The senders' BPF SipHash-2-4 (bpf/sign.bpf.h), run through
  * BPF_PROG_TEST_RUN on a key and message passed in ctx_in. test_mac.c
  * checks it against the published vectors, carried here in .rodata from
  * bpf/siphash_vectors.h. (wire.h's C reference itself does not verify:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The netpoll context's device lifetime (issue 33): a SYSCALL program
+ * The netpoll context's device lifetime: a SYSCALL program
  * creates a context on dev_name and keeps it in the map (the previous one
  * is released), an LSM file_open program sends through it and counts the
  * results by errno, and an fentry on dummy_xmit counts the test's frames

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Issue 34: AES-CTR made in an LSM program from the kernel's crypto kfuncs
+ * AES-CTR made in an LSM program from the kernel's crypto kfuncs
  * (bpf/crypto.bpf.h), against NIST SP 800-38A F.5.1 (encrypt) and F.5.2
  * (decrypt), then a length that ends inside a block. Without
  * kernel/patches/crypto the LSM program does not load: 6.12 registers

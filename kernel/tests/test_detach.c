@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * netpoll: when a context lets go of its device (issue 33). Fix 0010: a
+ * netpoll: when a context lets go of its device. Fix 0010: a
  * device moved to another netns while a context is being created; fix
  * 0023: one that joins a bridge then; fix 0011: the device joins a
  * bridge under a live context; fix 0024: a VRF takes it, a bridge join

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Issue 16: the BPF SipHash-2-4 the signing senders run (bpf/sign.bpf.h),
+ * The BPF SipHash-2-4 the signing senders run (bpf/sign.bpf.h),
  * through BPF_PROG_TEST_RUN with ctx_in: all 64 published vectors (key
  * 00..0f, message 00..len-1), and a message over the longest v2 datagram
  * refused. Longer messages are checked in bpf/tests/guest_senders.sh,

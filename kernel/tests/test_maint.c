@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The tests a maintainer asked for (issue 15): net.core.bpf_ksock_max
+ * The tests a maintainer asked for: net.core.bpf_ksock_max
  * writes, the quota lowered below the live count and run in 3 netns at
  * once, the refund path (LSM denies socket_create), the sndbuf extension
  * (kernel/patches/sndbuf) under the LSM and without CAP_NET_ADMIN (fix
@@ -341,8 +341,8 @@ KT_TEST(74, test_ksock_sndbuf_checks)
 		tap_case_end();
 	}
 	/*
-	 * Issue 33 took a nested test run through bpf_sys_bpf() for the way a
-	 * SYSCALL program runs with current->bpf_ctx set, which makes
+	 * A nested test run through bpf_sys_bpf() looks like a way for a
+	 * SYSCALL program to run with current->bpf_ctx set, which makes
 	 * SO_SNDBUFFORCE's sockopt_capable() true without CAP_NET_ADMIN. 6.12's
 	 * helper refuses BPF_PROG_TEST_RUN: only kern_sys_bpf(), kernel code,
 	 * runs one. This pins that down; a kernel that allowed it would fail

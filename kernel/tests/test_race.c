@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The release race (issue 15): lsm.s/file_open sends through the map's
+ * The release race: lsm.s/file_open sends through the map's
  * ksock (acquire under RCU, send, release) while one thread replaces it
  * 500 times (the old one released) and another clears the slot 500 times
  * (the destructor runs), with a third thread opening the hooked file.

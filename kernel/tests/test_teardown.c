@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * netns teardown (issue 15): a netns whose last task has left, while a
+ * netns teardown: a netns whose last task has left, while a
  * context in a map still holds it (ksock: the socket's netns reference;
  * netpoll: the device's). netns_watch.bpf.c sees the netns really go
  * (its inode number freed, after its devices are).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The upstream half (issue 21): each behaviour of the ksock API as Linux
+ * The upstream half: each behaviour of the ksock API as Linux
  * merged it (kernel/patches/upstream), with exact errnos. Built in every
  * build; on a kernel whose BTF says another ksock API every case here is
  * "# SKIP" with the reason (kt_needs()).

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Headless chromium for the page tests (issue 31), sourced after tap.sh and
+# Headless chromium for the page tests, sourced after tap.sh and
 # tap_tmpdir: a private profile under $tmp (removed with it), no network,
 # nothing from the background (the probe's flags: without them chromium
 # tries Google's hosts at every start).

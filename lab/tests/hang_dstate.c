@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hang-dstate: a task in D state on purpose, for the hung-task lab test
- * (issue 35), with nothing but the debug kernel's userfaultfd. Thread
+ * with nothing but the debug kernel's userfaultfd. Thread
  * dstate-holder writes to a memfd from a page registered with userfaultfd:
  * it sleeps in that fault holding the file's inode lock. Thread
  * dstate-waiter then writes to the same memfd and waits for the lock

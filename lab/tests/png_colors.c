@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * For the browser tests (issue 31): "WIDTH HEIGHT COLOURS" of a PNG, the
+ * For the browser tests: "WIDTH HEIGHT COLOURS" of a PNG, the
  * number of distinct RGBA values, decoded with libpng. A blank screenshot
  * has one colour; a page with text, tables and pictures has many.
  */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The simulated remote machine for the remote-host tests (issue 18): this
+# The simulated remote machine for the remote-host tests: this
 # machine has no second one, so the test builds it.
 #  - netns bpfwire-remote-PID: "the remote machine", Debian's /usr/sbin/sshd
 #    in it (-D, its own config, host key and pid file, all in a temp dir),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# guest-init says ready only when its setup succeeded (issue 19): a NIC it
+# guest-init says ready only when its setup succeeded: a NIC it
 # cannot rename, or an `ip -batch` that fails, is a failed boot. `up` must
 # fail and name the reason, init.log must hold it, and nothing is left.
 # Needs root and a kernel. Usage: test-boot-fails.sh BPFWIRE_LAB TOPOLOGY_DIR

@@ -1,5 +1,5 @@
 #!/bin/sh
-# issue 31's acceptance for `bpfwire-lab compare`, in suite scenarios after
+# The acceptance test of `bpfwire-lab compare`, in suite scenarios after
 # SCENARIO and SCENARIO@upstream (meson priority -1): their newest runs in
 # ./results (the build root, meson's workdir), one on each kernel, must
 # differ in a verdict and exit 1; one more seed run of SCENARIO, made here,

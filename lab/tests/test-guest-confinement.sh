@@ -1,5 +1,5 @@
 #!/bin/sh
-# A guest cannot write to the host, nor read its secrets (issue 19, part 2).
+# A guest cannot write to the host, nor read its secrets.
 # One scenario on topology lone, in which guest root (each attempt on its
 # own: the old lab's host may refuse mknod, the others still count):
 #  - makes a setuid file, two device nodes and symlinks (to /etc/passwd, to

@@ -1,5 +1,5 @@
 #!/bin/sh
-# issue 32 items 2, 3, 14, one boot of lone:
+# One boot of lone:
 #  - guest root reads files of the trees the lab exports that only root may
 #    read: a 0600 file in the results tree RUN and one in the build tree, and
 #    a 0644 file in a 0700 dir there. It must get none of them (QEMU reads

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hangs leave evidence (issue 35 item 4). hung-task: a task in D state
+# Hangs leave evidence. hung-task: a task in D state
 # past the (lowered) hung-task timeout fails its run, every step passing,
 # with khungtaskd's "INFO: task ... blocked for more than" line quoted in
 # summary.txt from the console; hung-control: the same D state under the

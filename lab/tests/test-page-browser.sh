@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# TAP, issue 31: the pages of real runs in a real browser. For each SCENARIO,
+# TAP: the pages of real runs in a real browser. For each SCENARIO,
 # the newest run of it in RESULTS (the scenario tests of this same `meson
 # test` made them: this test runs last, by priority), loaded from file:// in
 # headless chromium: its verdict, every step's row, every check's values and

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# TAP, issue 31 item 5, in a real browser: a crafted run dir (no guest boots)
+# TAP, in a real browser: a crafted run dir (no guest boots)
 # whose step output, report key and value, console and splat quote hold
 # <script>, an <img onerror> and ANSI escapes. `bpfwire-lab report` renders
 # it; headless chromium loads it. The DOM must show them as text, and the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# A lab split across two machines (issue 18, stretch): tests/good-parts.topo
+# A lab split across two machines: tests/good-parts.topo
 # has parts a (underlay 198.51.100.1) and b (198.51.100.2). Two underlay
 # netns joined by a veth play the two machines' uplinks; `up --part a` and
 # `up --part b` run here as two runs, each booting its one guest, and the

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Remote hosts against their attackers (issue 32, items 4 and 5), inside
+# Remote hosts against their attackers, inside
 # remote-sim.sh. A remote-only topology: no guest boots.
-#  4. a local user of the remote (nobody) makes /tmp/bpfwire-ID first, with
+#  - a local user of the remote (nobody) makes /tmp/bpfwire-ID first, with
 #     a pids file naming a victim process and a forged report: the lab's dir
 #     there is mktemp's, elsewhere; down kills no victim and leaves nobody's
 #     dir alone; a pids link planted in the lab's own dir is refused.
-#  5. a third host that reaches the underlay (or the remote) sends VXLAN
+#  - a third host that reaches the underlay (or the remote) sends VXLAN
 #     with the run's VNI to UDP 4789: nothing reaches the segment (the
 #     lab's bridge learns no MAC of it; the remote learns no neighbour).
 # Usage: remote-sim.sh test-remote-attacks.sh BPFWIRE_LAB

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Remote hosts (issue 18), against the simulated remote of remote-sim.sh,
+# Remote hosts, against the simulated remote of remote-sim.sh,
 # which runs this script inside it (SIM_* in the environment):
 #  - a topology of one remote host (no guest, so no kernel needed): up makes
 #    both VXLAN ends, exec runs there with its exit status, down removes both

@@ -1,5 +1,5 @@
 #!/bin/sh
-# issue 32 item 1: a local user who makes a run's results dir first, with
+# A local user who makes a run's results dir first, with
 # links where root writes (consoles/HOST.log, which QEMU opens; splats.txt),
 # gets no root write through them. As that user would: `up --results` into
 # their dir, and `bench-boot` whose old name /tmp/bpfwire-bench-PID-1 they

@@ -30,7 +30,7 @@ refused no-judge 1 "no 'check' or 'report'" \
 	'summary s\ntopology lone\nexec lone -- true\n'
 refused nul-byte 3 'a NUL byte' \
 	'summary s\ntopology lone\nexec lone -- true\0\nreport rx lone rx.json\n'
-# issue 21: the kernel series, checked before boot. A fake bzImage: the
+# The kernel series, checked before boot. A fake bzImage: the
 # setup header's "HdrS" (0x202) and version pointer (0x20e -> 0x300).
 fakebz() {
 	head -c 1024 /dev/zero > "$1"

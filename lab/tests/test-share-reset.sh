@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 32: a reused results dir (`up --run ID` twice, `run --results DIR`)
+# A reused results dir (`up --run ID` twice, `run --results DIR`)
 # starts every run with an empty share: a stale hosts/HOST/rx.json from the
 # last run cannot satisfy this run's `report`, and the links a guest left
 # there are removed, never followed. No guest boots: the kernel is a

@@ -1,9 +1,9 @@
 #!/bin/sh
-# A kernel splat always fails the run (issue 19): a WARNING at level 4 under
+# A kernel splat always fails the run: a WARNING at level 4 under
 # `--append quiet` fails its scenario and is quoted in summary.txt, and it
 # stays visible after guest root erased every console it can reach, and
 # after it cleared ignore_loglevel and set every console level to 1
-# (issue 32: kernel/patches/harness keeps warnings on the console).
+# (kernel/patches/harness keeps warnings on the console).
 # Needs root and a kernel. Usage: test-splat.sh BPFWIRE_LAB SCENARIO_DIR
 lab=$1 dir=$2
 . "$(dirname "$0")/tap.sh"

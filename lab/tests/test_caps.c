@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Guest-sized data has a cap (issue 32 item 10), each case what a guest
+ * Guest-sized data has a cap, each case what a guest
  * would do: a console filled to QEMU's cap or past it, a stage.failed of
  * 256 MiB (sparse: no disk used), and QEMU's own files, which stop at the
  * cap without QEMU being killed. A clean console counts only if teardown

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * issue 32, without booting: a results dir a local user planted is refused
- * (item 1), the lab's files for people are outside the guest's share
- * (item 2), QEMU's command line drops root and has a seccomp sandbox
- * (item 14). Usage: test_hostsafe TOPOLOGY (lone.topo)
+ * Without booting: a results dir a local user planted is refused, the
+ * lab's files for people are outside the guest's share, QEMU's command
+ * line drops root and has a seccomp sandbox.
+ * Usage: test_hostsafe TOPOLOGY (lone.topo)
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kbuild_record_load: series.json beside a bzImage (issue 30). A good one
+ * kbuild_record_load: series.json beside a bzImage. A good one
  * is read whole; none is no record and no error; a malformed, non-object
  * or oversized one is an error naming the file, never a crash.
  */

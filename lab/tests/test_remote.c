@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * remote-unit (issue 32, items 4 and 5), no ssh, no guest: the lines the
+ * remote-unit, no ssh, no guest: the lines the
  * lab sends a remote host. The VXLAN ends take only their peer's frames
  * (nolearning, an nft pin per VNI); the remote's dir is mktemp's, and the
  * scripts that use it (exec, fetch) refuse, when run here in /tmp, a dir

@@ -54,7 +54,7 @@ static const struct bad bads[] = {
 	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid == 3 * 2\n", "t:4: expected + or - or the end of the line, not '*'" },
 	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid == 3 == 2\n", "t:4: check needs 'LEFT OP RIGHT'" },
 	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid == rx.lost + tx.sent\n", "t:4: 'tx.sent' names no earlier report or stats 'tx'" },
-	/* issue 19: each refused with file:line before anything boots */
+	/* each refused with file:line before anything boots */
 	{ "summary x\ntopology pair\ntimeout 5\ntimeout 6\nreport rx r a.json\n", "t:4: a second 'timeout'" },
 	{ "summary x\ntopology pair\nreport rx r a.json\ncheck rx.valid == 99999999999999999999\n", "t:4: '99999999999999999999' does not fit in a 64-bit integer" },
 	{ "summary x\ntopology pair\nreport rx r a.json\ncheck -9223372036854775809 < rx.valid\n", "t:4: '-9223372036854775809' does not fit" },
@@ -66,12 +66,12 @@ static const struct bad bads[] = {
 	{ "summary x\ntopology pair\ntapstats r eth0 ${X}.json\nreport rx r a.json\n", "t:3: unknown variable ${X}" },
 	{ "summary x\ntopology pair\nnetem r eth0 delay ${D}ms\nreport rx r a.json\n", "t:3: unknown variable ${D}" },
 	{ "summary x\ntopology pair\nexec r -- echo ${BUILD\nreport rx r a.json\n", "t:3: unterminated or empty ${...}" },
-	/* issue 21: the kernel series a scenario applies to */
+	/* the kernel series a scenario applies to */
 	{ "summary x\ntopology pair\nseries\nreport rx r a.json\n", "t:3: 'series' needs seed, upstream or both" },
 	{ "summary x\ntopology pair\nseries seed mainline\nreport rx r a.json\n", "t:3: unknown series 'mainline': seed or upstream" },
 	{ "summary x\ntopology pair\nseries seed seed\nreport rx r a.json\n", "t:3: series 'seed' twice" },
 	{ "summary x\ntopology pair\nseries seed\nseries upstream\nreport rx r a.json\n", "t:4: a second 'series'" },
-	/* issue 30: the kfunc families a scenario needs */
+	/* the kfunc families a scenario needs */
 	{ "summary x\ntopology pair\nneeds\nreport rx r a.json\n", "t:3: 'needs' takes ksock, netpoll, both, or none alone" },
 	{ "summary x\ntopology pair\nneeds ringbuf\nreport rx r a.json\n", "t:3: unknown need 'ringbuf': ksock, netpoll or none" },
 	{ "summary x\ntopology pair\nneeds none ksock\nreport rx r a.json\n", "t:3: 'needs' takes ksock, netpoll, both, or none alone" },
@@ -128,9 +128,9 @@ int main(int argc, char **argv)
 		if (r)
 			printf("# %s\n", err);
 		parsed += ok(r == 0 && s->summary[0] && s->nsteps > 0, "shipped scenario %s parses", argv[i]);
-		/* issue 21: every shipped scenario says which kernels it is for */
+		/* every shipped scenario says which kernels it is for */
 		ok(r == 0 && s->series != 0, "shipped scenario %s states its series", argv[i]);
-		/* issue 30: and which kfunc families it needs */
+		/* and which kfunc families it needs */
 		ok(r == 0 && (s->needs & SCN_NEEDS_STATED), "shipped scenario %s states its needs", argv[i]);
 		scenario_free(s);
 	}

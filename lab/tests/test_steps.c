@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * TAP, issue 32: what a guest writes into its share cannot abort the runner
+ * TAP: what a guest writes into its share cannot abort the runner
  * nor forge its summary, and dir_empty clears a share without following a
  * link in it. The steps run without a guest: a lab_run with one
  * guest 'r' whose share is a temp dir, the runner's step loop and summary
@@ -91,7 +91,7 @@ static void run_case(const char *name, const char *json, const char *console)
 		splats = splat_scan(console, strlen(console), mf, "r (console)");
 		fclose(mf);
 	}
-	/* issue 30: series.json beside the kernel reaches summary.json:
+	/* series.json beside the kernel reaches summary.json:
 	 * the "array" case has a good one, "int" a malformed one. */
 	snprintf(rn.kernel, sizeof(rn.kernel), "%.3000s/bzImage", rn.results);
 	snprintf(path, sizeof(path), "%s/series.json", rn.results);
@@ -146,7 +146,7 @@ static const struct bad_report bads[] = {
 	{ "missing", NULL, "can't read" },
 };
 
-/* item 9: a report that is no JSON object is a failed step with a reason. */
+/* A report that is no JSON object is a failed step with a reason. */
 static void test_bad_reports(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(bads); i++) {
@@ -212,7 +212,7 @@ static bool has_line(const char *text, const char *prefix)
 }
 
 /*
- * item 12: report keys and values, and console quotes, reach summary.txt
+ * Report keys and values, and console quotes, reach summary.txt
  * and the terminal escaped: no ESC, no line of a guest's making.
  */
 static void test_forged_summary(void)
@@ -283,7 +283,7 @@ static void test_forged_release(void)
 	tap_case_end();
 }
 
-/* item 13: what util.c's dir_empty (at each up) does to links a guest left in its share. */
+/* What util.c's dir_empty (at each up) does to links a guest left in its share. */
 static void test_share_empty(void)
 {
 	char share[PATH_MAX], out[PATH_MAX], p[PATH_MAX + 32], q[PATH_MAX + 32];

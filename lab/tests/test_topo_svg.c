@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * TAP, issue 31: the topology picture of every topology given, parsed back
+ * TAP: the topology picture of every topology given, parsed back
  * as XML: an <svg> root in the SVG namespace, one <rect> per host, one bar
  * per segment, one <circle> per NIC, and each host's name as text.
  * usage: test_topo_svg TOPO...

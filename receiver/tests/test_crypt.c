@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Wire v3 (issue 34) through the pipeline (rx.c, decrypt.c): decrypted
+ * Wire v3 through the pipeline (rx.c, decrypt.c): decrypted
  * under both keys; 'decrypt' under a wrong encryption key and a good MAC
  * key; 'encrypted' with no key or a MAC key alone, yet sequenced; the MAC
  * and the replay check before any decryption; malformed v3 headers and

@@ -9,7 +9,7 @@
  *
  * usage: test_dos BPFWIRE-RECV [--plain]
  * --plain: one run with no budget option, for a receiver older than it
- * (that is how the test was shown to fail on the receiver before issue 16).
+ * (that is how the test was shown to fail on the receiver before the budget).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

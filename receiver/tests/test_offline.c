@@ -521,7 +521,7 @@ static void test_key_file(void)
 }
 
 /*
- * Issue 34: enc.pcap, 5 wire v3 datagrams (open events of secret paths);
+ * enc.pcap, 5 wire v3 datagrams (open events of secret paths);
  * encbad.pcap, malformed v3 under good MACs: cut by a byte, a 1405-byte
  * payload, 2 events claimed over 1, the encrypted flag missing, a good one.
  */

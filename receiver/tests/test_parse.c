@@ -450,7 +450,7 @@ static void test_wire(void)
 		n = craft_wire(dg, 1, 2, BPFWIRE_EV_OPEN, ev, 328);
 		ASSERT_REASON(feed_dg(&p, n), BPFW_R_EVENT_LENGTH, "event path over PATH_MAX");
 	}
-	/* --batch (issue 17): n_events must count the events exactly. */
+	/* --batch: n_events must count the events exactly. */
 	{
 		uint8_t ev[512];
 		uint32_t el = craft_event(ev, 7, "sh", "/bin/sh"), pl;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The review suite (issue 30): series made now from build-up's tree
+# The review suite: series made now from build-up's tree
 # (make-series.sh) reviewed against build-up, one after another in one
 # build directory, so that each kernel build after the first is
 # incremental. Only kernel-suite runs in each review (the suite's time

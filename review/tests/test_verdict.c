@@ -212,7 +212,7 @@ void test_counts_and_series(void)
 }
 
 /*
- * issue 35: a series' own selftests. The review runs `selftests` when the
+ * A series' own selftests. The review runs `selftests` when the
  * series carries any; there, a case only the baseline ran (its own
  * selftests) is changed, not lost; a FAIL of the series' own is worse.
  */

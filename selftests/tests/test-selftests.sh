@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The kernel suite's `selftests` case (issue 35): build the series' own
+# The kernel suite's `selftests` case: build the series' own
 # test_progs from this build's kernel tree (selftests/build.sh) and run it
 # in a guest of topology/lone-smp.topo (kernel/tests/run-in-guest.sh with
 # bpfwire-selftests-run), as BPF CI runs a series' selftests.

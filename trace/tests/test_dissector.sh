@@ -10,9 +10,9 @@
 # wrong, and a v1 OPEN, written by a one-off script from bpf/wire.h's layout
 # (SipHash-2-4 under key 0f1e2d3c4b5a69788796a5b4c3d2e1f0, key id 3); v2.expected holds
 # the values that script put in, the tags as it computed them. A fifth,
-# appended for issue 17: an unsigned OPEN batch of 8 events (--batch 8),
+# appended for batching: an unsigned OPEN batch of 8 events (--batch 8),
 # 360 bytes, pids 5000..5007, paths /tmp/w/b/0..7.
-# Wire format v3 (issue 34) with v3.pcap and v3.expected: an encrypted OPEN
+# Wire format v3 with v3.pcap and v3.expected: an encrypted OPEN
 # (/etc/shadow), an encrypted EXEC of two events, an encrypted OPEN with a
 # ciphertext byte flipped after sealing (bad check) and a clear signed v2
 # OPEN, written with receiver/tests/craft.h and common/wirecrypt.h (MAC key

@@ -298,7 +298,7 @@ static void test_frame(void)
 	f[14 + 20 + 8 + 4] = 2;
 	/* v2, signed: the same sender, seq and stamp at the same offsets */
 	ASSERT_EQ(bg_frame_parse(f, n, 7100, &r), BG_V_OK, "frame: bpfwire version 2 is read");
-	/* v3 (issue 34): encrypted payload, the same clear header */
+	/* v3: encrypted payload, the same clear header */
 	seq = r.seq;
 	f[14 + 20 + 8 + 4] = 3;
 	r.seq = 0;
