@@ -46,7 +46,7 @@ t $? "each part's end is a port of br-lan, with the same VNI ($va / $vb)"
 ip netns exec $ua nft list table inet bpfwire-$ra 2>/dev/null |
 	grep -q "ip saddr 198.51.100.2 udp dport 4789 @th,96,24 .* accept" &&
 	ip netns exec $ub nft list table inet bpfwire-$rb 2>/dev/null | grep -q "udp dport 4789 @th,96,24 .* drop"
-t $? "each underlay takes the VNI from the other part only (nft pin, issue 32)"
+t $? "each underlay takes the VNI from the other part only (the nft pin)"
 out=$("$lab" exec --run $ra left -- busybox ping -c 3 -W 2 192.0.2.20 2>&1); st=$?
 [ $st = 0 ]; t $? "left (part a) pings right (part b) across the VXLAN (got $st)"
 [ $st = 0 ] || echo "$out" | sed 's/^/#   /'
