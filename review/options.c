@@ -66,6 +66,11 @@ const char review_usage[] =
 "  --compare BASE_LOG  SERIES is then a review's test log: compare the two\n"
 "                    (a results dir's baseline.testlog.json and review.testlog.json)\n"
 "                    again, build and run nothing\n"
+"  --flaky-report    SERIES is then a meson test log (a build's\n"
+"                    meson-logs/testlog.json): name each failed test or case that\n"
+"                    the list of known flaky cases holds, with its date and reason;\n"
+"                    the failure stands (exit 0 all the same), nothing runs\n"
+"  --known-flaky FILE  that list (default review/known-flaky)\n"
 "  --dry-run         check the arguments, say what would run, do nothing\n"
 "  -v, --help, --version\n"
 "A baseline is run in the same command unless its build holds results of\n"
@@ -101,6 +106,8 @@ int review_parse(int argc, char **argv, struct opts *o)
 		{ "tests", required_argument, NULL, 't' },
 		{ "build-root", required_argument, NULL, 'B' },
 		{ "compare", required_argument, NULL, 'C' },
+		{ "flaky-report", no_argument, NULL, 'F' },
+		{ "known-flaky", required_argument, NULL, 'K' },
 		{ "retries", required_argument, NULL, 'r' },
 		{ "retry-budget", required_argument, NULL, 'R' },
 		{ "insns-threshold", required_argument, NULL, 'I' },
@@ -126,6 +133,8 @@ int review_parse(int argc, char **argv, struct opts *o)
 		case 't': o->tests = optarg; break;
 		case 'B': o->build_root = optarg; break;
 		case 'C': o->compare = optarg; break;
+		case 'F': o->flaky_report = true; break;
+		case 'K': o->known_flaky = optarg; break;
 		case 'r':
 		case 'R': {
 			char *end;

@@ -16,10 +16,11 @@
 
 struct opts {
 	const char *series, *base, *name, *source, *netpoll, *tests, *build_root, *compare, *kernel;
+	const char *known_flaky;	/* the list of known flaky cases (default review/known-flaky) */
 	char config[4096];
 	int retries, retry_budget;
 	unsigned insns_threshold;	/* percent: a verifier cost rise over it is changed */
-	bool dry, strict, all;
+	bool dry, strict, all, flaky_report;
 };
 
 /* --retries' bound, and its default and --retry-budget's (seconds) */

@@ -345,6 +345,47 @@ static json_object *summary_json(const struct opts *o, const char *name, const c
 }
 
 /* --compare: two kept test logs, compared again; nothing built or run. */
+/*
+ * ./run tests' note on a failure the list knows: each failed test or case
+ * of a meson test log that known names, with its date and reason. The
+ * failure stands: this only says it is known. 0, or 2 when the log is bad.
+ */
+static int flaky_report(const char *log, const struct fl_list *known)
+{
+	struct tl_log l = { 0 };
+	char err[PATH_MAX + 256];
+	int named = 0;
+
+	if (tl_load(log, &l, err, sizeof(err))) {
+		fprintf(stderr, PROG ": --flaky-report: %s\n", err);
+		return CLI_EUSAGE;
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		const struct tl_test *t = &l.tests[i];
+
+		/* each failed case, then the test's own result */
+		for (size_t c = 0; c <= t->ncases; c++) {
+			const struct tl_case *tc = c < t->ncases ? &t->cases[c] : NULL;
+			const struct fl_known *k;
+
+			if ((tc ? tc->rank : t->rank) != TL_FAIL || !(k = fl_match(known, t->name, tc ? tc->id : "")))
+				continue;
+			fputs("known flaky, failed all the same: ", stdout);
+			esc_fputs(stdout, t->name, 0);
+			if (tc) {
+				fputs(": ", stdout);
+				esc_fputs(stdout, tc->id, 0);
+			}
+			printf(" (listed %s: %s)\n", k->date, k->reason);
+			named++;
+		}
+	}
+	if (named)
+		printf("%d failure%s of %s on the list of known flaky cases\n", named, named == 1 ? "" : "s", log);
+	tl_free(&l);
+	return 0;
+}
+
 static int compare_only(const char *base, const char *review, bool dry, const struct fl_list *known,
 			unsigned insns_threshold)
 {
@@ -644,7 +685,7 @@ int main(int argc, char **argv)
 	if (r)
 		return r < 0 ? 0 : r;
 	/* a bad line of the repository's list stops every review at once: a test reads it too */
-	if (fl_load(KNOWN_FLAKY, &known, err, sizeof(err))) {
+	if (fl_load(o.known_flaky ? o.known_flaky : KNOWN_FLAKY, &known, err, sizeof(err))) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return CLI_EUSAGE;
 	}
@@ -654,6 +695,8 @@ int main(int argc, char **argv)
 		return CLI_EUSAGE;
 	}
 	forced = o.tests ? "--tests" : o.all ? "--all" : NULL;
+	if (o.flaky_report)
+		return flaky_report(o.series, &known);
 	if (o.compare)
 		return compare_only(o.compare, o.series, o.dry, &known, o.insns_threshold);
 	if (series_check(o.series, err, sizeof(err))) {
