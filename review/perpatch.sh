@@ -27,6 +27,9 @@
 #                  for the objects of patches K and K+1
 #   sK.status      a line an object: "built|failed|absent PATH.o"
 #   sK.seconds     the make's time
+# WORK/cache keeps each commit's three files under a key of the commit
+# (its id names its whole tree), the objects, the config and the tools: a
+# v8 whose first patches are v7's compiles only from its first new patch.
 # One line a commit on stdout. Exit 0 when each commit was tried, whatever
 # it built; 3 when SRC or OBJ is not such a tree.
 set -euo pipefail
@@ -137,6 +140,17 @@ for ((k = 0; k <= n; k++)); do
 	# shellcheck disable=SC2086 # lists of checked names
 	targets=$(printf '%s\n' ${compile[k]:-} ${compile[k + 1]:-} | sed '/^$/d' | sort -u)
 	[ -n "$targets" ] || continue
+	key=$(printf '%s\n' "${rev[k]}" $targets | cat - "$work/obj/.config" "$out/tools" | sha256sum | cut -c1-64)
+	kept=$work/cache/$key
+	if [ -f "$kept.status" ] && [ -f "$kept.log" ] && [ -f "$kept.seconds" ]; then
+		cp "$kept.log" "$s.log"
+		cp "$kept.status" "$s.status"
+		cp "$kept.seconds" "$s.seconds"
+		echo "perpatch: $([ "$k" = 0 ] && echo "the series' parent" || echo "patch $k of $n"):" \
+			"$(grep -c '^built' "$s.status" || true) built, $(grep -c '^failed' "$s.status" || true) failed," \
+			"$(grep -c '^absent' "$s.status" || true) absent (kept from a review of the same commit)"
+		continue
+	fi
 	set_commit "$k"
 	objs=()
 	for p in $targets; do	# checked names: no blanks
@@ -159,6 +173,10 @@ for ((k = 0; k <= n; k++)); do
 		if [ -f "$work/obj/$o" ]; then echo "built $o"; else echo "failed $o"; fi
 	done >>"$s.status"
 	echo $(( $(date +%s) - t )) >"$s.seconds"
+	if [ ${#objs[@]} -gt 0 ]; then
+		mkdir -p "$work/cache"
+		cp "$s.log" "$kept.log" && cp "$s.status" "$kept.status" && cp "$s.seconds" "$kept.seconds"
+	fi
 	echo "perpatch: $([ "$k" = 0 ] && echo "the series' parent" || echo "patch $k of $n"):" \
 		"$(grep -c '^built' "$s.status" || true) built, $(grep -c '^failed' "$s.status" || true) failed," \
 		"$(grep -c '^absent' "$s.status" || true) absent ($(cat "$s.seconds") s)"

@@ -19,7 +19,8 @@
 #            hostile warning escaped; review.json; make ran as the
 #            sandbox's uid
 #  --strict  exit 1: the break and the 4 new warnings count
-#  again     the kept tree (perpatch-tree): the same findings
+#  again     the kept tree (perpatch-tree): the same findings, each
+#            commit's make kept from the reviews before (WORK/cache)
 #  nobuild   the series' build fails: a verdict, exit 1, its log's first
 #            error escaped, the static section still; nothing ran
 #  own-fails the kernel built, bpfwire's own build did not: exit 2
@@ -120,6 +121,8 @@ run again
 has '  the first patch that breaks the build: patch 2 "net: sock: return y"' &&
 	has "${s1}24 warnings at its parent, 24 at it: the same count, another set" && [ "$rc" = 0 ]
 t $? "again, on the kept tree: the same findings (exit $rc)"
+[ "$(grep -c 'perpatch: .*(kept from a review of the same commit)' "$out")" = 4 ]
+t $? "again: each of the 4 makes kept from the review before (the same commits, objects and config)"
 
 # The whole series does not build: a verdict, with the first error of the
 # build's log (written in the sandbox: escaped), and the static section.
