@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Only the tests a series reaches run, through the whole review with the
 # fakes of review-interrupt (tests/fake-meson.sh; its `meson test --list`
-# names kernel-suite and four scenarios): no kernel, seconds.
+# names kernel-suite, four scenarios and a compare): no kernel, seconds.
 #  ksock   a patch to net/core/bpf_ksock.c: meson test runs kernel-suite
 #          and ipv4-ksock on the review's build and on the baseline's,
 #          never netpoll-ipv4 or ringbuf-ipv4; review.txt, review.json
 #          and review.eml say each skipped one and why; Tested-by kept
-#  all     --all: every test of the list runs
+#  all     --all: every test of the list runs, but NAME@upstream and
+#          compare-NAME, which are not about the series' kernel
 #  socket  a patch to net/socket.c too (no rule): every test, the path named
 #
 #   test-reach-run.sh BPFWIRE_REVIEW SOURCE_ROOT
@@ -22,7 +23,8 @@ fake_meson_need REACH_TEST_NS "$0" "$@"
 tap_tmpdir
 fake_meson_setup
 printf '%s\n' "bpfwire:kernel / kernel-suite" "bpfwire:scenarios / ipv4-ksock" "bpfwire:scenarios / netpoll-ipv4" \
-	"bpfwire:scenarios / ringbuf-ipv4" "bpfwire:scenarios / ipv4-ksock@upstream" >"$tmp/list"
+	"bpfwire:scenarios / ringbuf-ipv4" "bpfwire:scenarios / ipv4-ksock@upstream" \
+	"bpfwire:scenarios / compare-quota-gone" >"$tmp/list"
 
 # mbox FILE PATH...: one patch changing each PATH
 mbox() {
@@ -80,6 +82,8 @@ t $? "ksock: review.html says it too"
 run all "$tmp/ksock.mbx" --all
 ran_has "$ran" kernel-suite && ran_has "$ran" ipv4-ksock && ran_has "$ran" netpoll-ipv4 && ran_has "$ran" ringbuf-ipv4 && has "reach: every test runs (4): --all"
 t $? "all: --all: every test of the list ran, said (ran: $ran)"
+! ran_has "$ran" ipv4-ksock@upstream && ! ran_has "$ran" compare-quota-gone
+t $? "all: never NAME@upstream (build-up's kernel) or compare-NAME (bpfwire's two flavours compared)"
 
 mbox "$tmp/socket.mbx" net/core/bpf_ksock.c net/socket.c
 run socket "$tmp/socket.mbx"
