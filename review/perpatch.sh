@@ -27,9 +27,10 @@
 #                  for the objects of patches K and K+1
 #   sK.status      a line an object: "built|failed|absent PATH.o"
 #   sK.seconds     the make's time
-# WORK/cache keeps each commit's three files under a key of the commit
-# (its id names its whole tree), the objects, the config and the tools: a
-# v8 whose first patches are v7's compiles only from its first new patch.
+# WORK/cache keeps each commit's three files under a key of its tree (the
+# content make sees, whatever the commit's dates), the objects, the config
+# and the tools: a v8 whose first patches are v7's compiles only from its
+# first new patch.
 # One line a commit on stdout. Exit 0 when each commit was tried, whatever
 # it built; 3 when SRC or OBJ is not such a tree.
 set -euo pipefail
@@ -140,7 +141,8 @@ for ((k = 0; k <= n; k++)); do
 	# shellcheck disable=SC2086 # lists of checked names
 	targets=$(printf '%s\n' ${compile[k]:-} ${compile[k + 1]:-} | sed '/^$/d' | sort -u)
 	[ -n "$targets" ] || continue
-	key=$(printf '%s\n' "${rev[k]}" $targets | cat - "$work/obj/.config" "$out/tools" | sha256sum | cut -c1-64)
+	key=$(printf '%s\n' "$(git_ rev-parse "${rev[k]}^{tree}")" $targets |
+		cat - "$work/obj/.config" "$out/tools" | sha256sum | cut -c1-64)
 	kept=$work/cache/$key
 	if [ -f "$kept.status" ] && [ -f "$kept.log" ] && [ -f "$kept.seconds" ]; then
 		cp "$kept.log" "$s.log"
