@@ -28,9 +28,8 @@
 #   sK.status      a line an object: "built|failed|absent PATH.o"
 #   sK.seconds     the make's time
 # WORK/cache keeps each commit's three files under a key of its tree (the
-# content make sees, whatever the commit's dates), the objects, the config
-# and the tools: a v8 whose first patches are v7's compiles only from its
-# first new patch.
+# content make sees), the objects, the config and the tools: a review of
+# the same series again (after a stop, under --strict) makes nothing again.
 # One line a commit on stdout. Exit 0 when each commit was tried, whatever
 # it built; 3 when SRC or OBJ is not such a tree.
 set -euo pipefail
