@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The guest test's checker of signed datagrams, until the
- * receiver checks tags itself: receives bpfwire datagrams on a UDP port and
- * checks each with wire.h's C reference, under the right key and under a
- * wrong one. Prints one "name value" line per count.
+ * The guest test's checker of signed datagrams, beside the receiver's own
+ * check: receives bpfwire datagrams on a UDP port and checks each with
+ * wire.h's C reference, under the right key and under a wrong one, so the
+ * agent's tags meet a second reading. Prints one "name value" line per
+ * count.
  *
  *   tagcheck --port P --key-file F --wrong-key-file W --count N --timeout S
  */
