@@ -636,27 +636,18 @@ static int touches_beside(const char *series, const char *text, size_t len, cons
 static char *listed_text(const char *list, size_t *len)
 {
 	char *paths = read_user_file(list, NULL), *save = NULL, *text = calloc(1, 1);
+	int r = paths && text ? 0 : -1;
 
 	*len = 0;
-	for (char *l = paths && text ? strtok_r(paths, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+	for (char *l = r ? NULL : strtok_r(paths, "\n", &save); l && !r; l = strtok_r(NULL, "\n", &save)) {
 		size_t n;
-		char *one = read_user_file(l, &n), *v = one ? realloc(text, *len + n + 2) : NULL;
+		char *one = read_user_file(l, &n);
 
-		if (!v) {
-			free(one);
-			free(text);
-			text = NULL;
-			break;
-		}
-		text = v;
-		memcpy(text + *len, one, n);
-		*len += n;
-		text[(*len)++] = '\n';
-		text[*len] = '\0';
+		r = one ? series_append(&text, len, one, n) : -1;
 		free(one);
 	}
 	free(paths);
-	if (!paths) {
+	if (r) {
 		free(text);
 		return NULL;
 	}

@@ -329,8 +329,7 @@ int series_touches_text(const char *text, size_t len, const char *what, struct s
 	return r;
 }
 
-/* Appends s[0..n) and a newline to *text. 0 or -ENOMEM. */
-static int append(char **text, size_t *len, const char *s, size_t n)
+int series_append(char **text, size_t *len, const char *s, size_t n)
 {
 	char *v = realloc(*text, *len + n + 2);
 
@@ -355,13 +354,13 @@ int series_text(const char *path, char **text, size_t *len, struct series_touch 
 	*len = 0;
 	if (stat(path, &st)) {
 		unread(t, path, errno_str(errno));
-		return append(text, len, "", 0);
+		return series_append(text, len, "", 0);
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		one = read_user_file(path, &n);
 		if (!one)
 			unread(t, path, errno_str(errno));
-		r = append(text, len, one ? one : "", one ? n : 0);
+		r = series_append(text, len, one ? one : "", one ? n : 0);
 		free(one);
 		return r;
 	}
@@ -369,7 +368,7 @@ int series_text(const char *path, char **text, size_t *len, struct series_touch 
 	list = read_user_file(buf, NULL);
 	if (!list)
 		unread(t, buf, errno_str(errno));
-	r = append(text, len, "", 0);
+	r = series_append(text, len, "", 0);
 	for (char *l = list ? strtok_r(list, "\n", &save) : NULL; l && !r; l = strtok_r(NULL, "\n", &save)) {
 		l[strcspn(l, "\r")] = '\0';
 		if (!*l || *l == '#')
@@ -384,7 +383,7 @@ int series_text(const char *path, char **text, size_t *len, struct series_touch 
 		if (!one)
 			unread(t, buf, errno_str(errno));
 		else
-			r = append(text, len, one, n);
+			r = series_append(text, len, one, n);
 		free(one);
 	}
 	free(list);

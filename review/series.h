@@ -51,6 +51,8 @@ int series_touches(const char *path, struct series_touch *t, char *err, size_t e
  * unread. *text is malloc'd. 0 or -ENOMEM.
  */
 int series_text(const char *path, char **text, size_t *len, struct series_touch *t);
+/* Appends s[0..n) and a newline to the malloc'd *text of *len bytes. 0 or -ENOMEM. */
+int series_append(char **text, size_t *len, const char *s, size_t n);
 /* The same on one text (a message or an mbox); len counts its bytes. */
 int series_touches_text(const char *text, size_t len, const char *what, struct series_touch *t);
 void series_touch_free(struct series_touch *t);

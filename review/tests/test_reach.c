@@ -566,6 +566,44 @@ static void test_shared(void)
 		ASSERT_EQ(sel.nreached, 0, "the same hunk in the review's own patches: nothing reached");
 		rc_sel_free(&sel);
 	}
+	/* the lists two builds write: each file they name, one after another */
+	{
+		char d[] = "/tmp/test_reach_builds.XXXXXX", f[4300], l[4300];
+		struct rc_base b;
+
+		if (ASSERT_OK_PTR(mkdtemp(d), "mkdtemp")) {
+			snprintf(f, sizeof(f), "%s/base/kernel", d);
+			mkdir_p(f, 0755);
+			snprintf(f, sizeof(f), "%s/review/kernel", d);
+			mkdir_p(f, 0755);
+			snprintf(f, sizeof(f), "%s/a.patch", d);
+			write_file(f, one_ksock);
+			snprintf(f, sizeof(f), "%s/b.patch", d);
+			write_file(f, one_netpoll);
+			snprintf(f, sizeof(f), "%s/base/kernel/patches.list", d);
+			snprintf(l, sizeof(l), "%s/a.patch\n%s/b.patch\n", d, d);
+			write_file(f, l);
+			snprintf(f, sizeof(f), "%s/review/kernel/patches.list", d);
+			write_file(f, "");
+			snprintf(f, sizeof(f), "%s/base", d);
+			snprintf(l, sizeof(l), "%s/review", d);
+			if (ASSERT_OK(rc_base_builds(f, l, &b), "two lists")) {
+				ASSERT_TRUE(b.base_len == strlen(one_ksock) + strlen(one_netpoll) + 2 &&
+					    strstr(b.base, "bpf_ksock.c") && strstr(b.base, "bpf_netpoll.c"),
+					    "the base: both patches, one after another");
+				ASSERT_TRUE(b.own && b.own_len == 0, "an empty list: no patch, not an error");
+				rc_base_free(&b);
+			}
+			snprintf(f, sizeof(f), "%s/base/kernel/patches.list", d);
+			snprintf(l, sizeof(l), "%s/a.patch\n%s/gone.patch\n", d, d);
+			write_file(f, l);
+			snprintf(f, sizeof(f), "%s/base", d);
+			snprintf(l, sizeof(l), "%s/review", d);
+			ASSERT_EQ(rc_base_builds(f, l, &b), -1, "a file the list names is gone: not known");
+			snprintf(f, sizeof(f), "rm -rf '%s'", d);
+			ASSERT_OK(system(f), "cleanup");
+		}
+	}
 	/* an encoded message is still not read whole: every test */
 	snprintf(series, sizeof(series), "%s%s", b64, one_ksock);
 	if (review_beside(series, base, "", &sel)) {
