@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "html.h"
+#include "report/html.h"
 #include "page.h"
 
 int review_page(const char *dir, const char *title, const char *header, const struct vd_report *rep)

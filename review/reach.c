@@ -13,8 +13,8 @@
 #include "hunks.h"
 #include "log.h"
 #include "reach.h"
-#include "runner.h"
-#include "scenario.h"
+#include "scenario/runner.h"
+#include "scenario/scenario.h"
 
 void rc_map_free(struct rc_map *m)
 {

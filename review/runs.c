@@ -6,7 +6,7 @@
 
 #include <json-c/json.h>
 
-#include "compare.h"
+#include "report/compare.h"
 #include "file.h"
 #include "log.h"
 #include "runs.h"

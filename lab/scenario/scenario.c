@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Scenario file parser; the grammar is in scenarios/README.md. */
+#define _GNU_SOURCE
+#include "errnames.h"
+#include "scenario.h"
+#include "vm/kseries.h"
+#include "vm/util.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pctx {
+	const char *path;
+	int line;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct pctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(c->err, c->errlen, "%s:%d: ", c->path, c->line);
+	if (n < 0 || (size_t)n >= c->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Next whitespace-separated word of *p, NUL-terminated in place. */
+static char *word(char **p)
+{
+	char *s = *p, *w;
+
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return NULL;
+	w = s;
+	while (*s && !isspace((unsigned char)*s))
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*p = s;
+	return w;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static int copy_name(struct pctx *c, char *dst, size_t len, const char *src,
+		     const char *what)
+{
+	const char *p;
+
+	if (!src || !*src)
+		return fail(c, "missing %s", what);
+	if (strlen(src) >= len)
+		return fail(c, "%s '%s' is longer than %zu characters", what, src, len - 1);
+	for (p = src; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+			return fail(c, "%s '%s' has a character other than [A-Za-z0-9._-]", what, src);
+	strcpy(dst, src);
+	return 0;
+}
+
+/* FILE of tapstats, report, stats and sleep until: a name inside the host's results share. */
+static int share_file(struct pctx *c, struct scn_step *st, const char *w, const char *kw)
+{
+	if (!w)
+		return fail(c, "%s needs a file in the host's results share", kw);
+	if (w[0] == '/' || strstr(w, ".."))
+		return fail(c, "'%s' must be relative to the host's results share", w);
+	st->text = strdup(w);
+	return 0;
+}
+
+static int parse_seconds(struct pctx *c, const char *s, double *out, const char *what)
+{
+	char *end;
+	double v;
+
+	if (!s)
+		return fail(c, "missing %s", what);
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v < 0 || v > 86400)
+		return fail(c, "%s '%s' is not a number of seconds", what, s);
+	*out = v;
+	return 0;
+}
+
+static int parse_code(struct pctx *c, const char *s, int *out);
+
+/* "expect N" or "expect signal N" */
+static int parse_expect(struct pctx *c, char **rest, struct scn_step *st)
+{
+	char *w = word(rest);
+
+	st->has_expect = true;
+	if (w && strcmp(w, "signal") == 0) {
+		if (parse_code(c, word(rest), &st->expect_signal))
+			return -1;
+		if (st->expect_signal < 1 || st->expect_signal > 64)
+			return fail(c, "signal %d is not in 1..64", st->expect_signal);
+		return 0;
+	}
+	return parse_code(c, w, &st->expect);
+}
+
+static int parse_code(struct pctx *c, const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	if (!s)
+		return fail(c, "'expect' needs an exit code");
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > 255)
+		return fail(c, "exit code '%s' is not in 0..255", s);
+	*out = (int)v;
+	return 0;
+}
+
+/* "[expect N] -- CMD": the command is everything after the first " -- ". */
+static int parse_command(struct pctx *c, char *rest, struct scn_step *st)
+{
+	char *sep = strstr(rest, "--"), *w;
+
+	while (sep && !((sep == rest || isspace((unsigned char)sep[-1])) &&
+			(sep[2] == '\0' || isspace((unsigned char)sep[2]))))
+		sep = strstr(sep + 2, "--");
+	if (!sep)
+		return fail(c, "%s needs '-- COMMAND'", scenario_op_name(st->op));
+	*sep = '\0';
+	while ((w = word(&rest))) {
+		if (strcmp(w, "expect") == 0 && st->op == SCN_EXEC) {
+			if (parse_expect(c, &rest, st))
+				return -1;
+		} else {
+			return fail(c, "unexpected '%s' before '--'", w);
+		}
+	}
+	w = trim(sep + 2);
+	if (!*w)
+		return fail(c, "empty command after '--'");
+	st->text = strdup(w);
+	return st->text ? 0 : fail(c, "out of memory");
+}
+
+static const struct scn_step *find_spawn(const struct scenario *s, const char *id)
+{
+	for (int i = 0; i < s->nsteps; i++)
+		if (s->steps[i].op == SCN_SPAWN && strcmp(s->steps[i].id, id) == 0)
+			return &s->steps[i];
+	return NULL;
+}
+
+/* Spawns name processes, reports name JSON files: two separate namespaces. */
+static bool id_taken(const struct scenario *s, enum scn_op op, const char *id)
+{
+	bool spawn = op == SCN_SPAWN;
+
+	for (int i = 0; i < s->nsteps; i++) {
+		const struct scn_step *st = &s->steps[i];
+
+		if ((st->op == SCN_SPAWN) == spawn &&
+		    (st->op == SCN_SPAWN || st->op == SCN_REPORT || st->op == SCN_STATS) &&
+		    strcmp(st->id, id) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* An integer, or ID.path where ID names an earlier report or stats step. */
+static int check_operand(struct pctx *c, const struct scenario *s, const char *x)
+{
+	char id[SCN_ID_MAX + 1], *end;
+	const char *dot;
+
+	errno = 0;
+	strtoll(x, &end, 10);
+	if (end != x && !*end)
+		return errno ? fail(c, "'%s' does not fit in a 64-bit integer", x) : 0;
+	dot = strchr(x, '.');
+	if (!dot || dot == x || !dot[1] || (size_t)(dot - x) > SCN_ID_MAX)
+		return fail(c, "'%s' is neither an integer nor ID.path", x);
+	memcpy(id, x, dot - x);
+	id[dot - x] = '\0';
+	for (int i = 0; i < s->nsteps; i++)
+		if ((s->steps[i].op == SCN_REPORT || s->steps[i].op == SCN_STATS) &&
+		    strcmp(s->steps[i].id, id) == 0)
+			return 0;
+	return fail(c, "'%s' names no earlier report or stats '%s'", x, id);
+}
+
+/* check LEFT OP RIGHT, where LEFT and RIGHT are each OPERAND [(+|-) OPERAND]... */
+static int parse_check(struct pctx *c, struct scenario *s, struct scn_step *st, char *rest)
+{
+	static const char *const ops[] = { "==", "!=", "<=", ">=", "<", ">" };
+	char side[2][256] = { "", "" }, *w;
+	const char *op = NULL;
+	int n[2] = { 0, 0 }, k2 = 0;
+	size_t k;
+
+	while ((w = word(&rest))) {
+		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+			if (strcmp(w, ops[k]) == 0)
+				break;
+		if (k < sizeof(ops) / sizeof(ops[0])) {
+			if (op || !n[0])
+				return fail(c, "check needs 'LEFT OP RIGHT', e.g. 'check rx.valid == 60'");
+			op = ops[k];
+			k2 = 1;
+			continue;
+		}
+		if (n[k2] % 2) {
+			if (strcmp(w, "+") && strcmp(w, "-")) {
+				if (!op && strpbrk(w, "=<>!~"))
+					return fail(c, "unknown comparison '%s' (use == != <= >= < >)", w);
+				return fail(c, "expected + or - or the end of the line, not '%s'", w);
+			}
+		} else if (check_operand(c, s, w)) {
+			return -1;
+		}
+		if (strlen(side[k2]) + strlen(w) + 2 > sizeof(side[k2]))
+			return fail(c, "check operand too long");
+		if (n[k2]++)
+			strcat(side[k2], " ");
+		strcat(side[k2], w);
+	}
+	if (!op || !n[0] || !n[1])
+		return fail(c, "check needs 'LEFT OP RIGHT', e.g. 'check rx.valid == 60'");
+	if (!(n[0] % 2) || !(n[1] % 2))
+		return fail(c, "check: '%s' ends without an operand", !(n[0] % 2) ? side[0] : side[1]);
+	strcpy(st->cmp, op);
+	st->lhs = strdup(side[0]);
+	st->rhs = strdup(side[1]);
+	if (asprintf(&st->text, "%s %s %s", side[0], op, side[1]) < 0)
+		return fail(c, "out of memory");
+	return 0;
+}
+
+static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *rest)
+{
+	struct scn_step *st;
+	char *w;
+
+	if (s->nsteps >= SCN_MAX_STEPS)
+		return fail(c, "more than %d steps", SCN_MAX_STEPS);
+	st = &s->steps[s->nsteps];
+	memset(st, 0, sizeof(*st));
+	st->line = c->line;
+
+	if (strcmp(kw, "exec") == 0) {
+		st->op = SCN_EXEC;
+		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+			return -1;
+		if (parse_command(c, rest, st))
+			return -1;
+	} else if (strcmp(kw, "spawn") == 0) {
+		st->op = SCN_SPAWN;
+		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "spawn id") ||
+		    copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+			return -1;
+		if (id_taken(s, st->op, st->id))
+			return fail(c, "id '%s' is already used", st->id);
+		if (parse_command(c, rest, st))
+			return -1;
+	} else if (strcmp(kw, "wait") == 0) {
+		st->op = SCN_WAIT;
+		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "spawn id"))
+			return -1;
+		if (!find_spawn(s, st->id))
+			return fail(c, "wait for '%s', which no earlier spawn started", st->id);
+		st->seconds = SCN_DEFAULT_WAIT;
+		while ((w = word(&rest))) {
+			if (strcmp(w, "expect") == 0) {
+				if (parse_expect(c, &rest, st))
+					return -1;
+			} else if (strcmp(w, "timeout") == 0) {
+				if (parse_seconds(c, word(&rest), &st->seconds, "timeout"))
+					return -1;
+			} else {
+				return fail(c, "unknown wait option '%s'", w);
+			}
+		}
+	} else if (strcmp(kw, "link") == 0) {
+		st->op = SCN_LINK;
+		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
+		    copy_name(c, st->iface, sizeof(st->iface), word(&rest), "interface"))
+			return -1;
+		w = word(&rest);
+		if (!w || (strcmp(w, "up") && strcmp(w, "down")))
+			return fail(c, "link needs 'up' or 'down'");
+		st->up = strcmp(w, "up") == 0;
+		w = word(&rest);
+		if (w && strcmp(w, "bridge") == 0)
+			st->bridge = true;
+		else if (w)
+			return fail(c, "unknown link option '%s'", w);
+	} else if (strcmp(kw, "netem") == 0) {
+		st->op = SCN_NETEM;
+		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
+		    copy_name(c, st->iface, sizeof(st->iface), word(&rest), "interface"))
+			return -1;
+		rest = trim(rest);
+		if (!*rest)
+			return fail(c, "netem needs arguments (e.g. 'loss 5%%' or 'off')");
+		st->text = strdup(rest);
+	} else if (strcmp(kw, "tapstats") == 0) {
+		st->op = SCN_TAPSTATS;
+		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
+		    copy_name(c, st->iface, sizeof(st->iface), word(&rest), "interface"))
+			return -1;
+		w = word(&rest);
+		if (!w || word(&rest))
+			return fail(c, "tapstats needs one file in the host's results share");
+		if (share_file(c, st, w, "tapstats"))
+			return -1;
+	} else if (strcmp(kw, "sleep") == 0) {
+		st->op = SCN_SLEEP;
+		if (parse_seconds(c, word(&rest), &st->seconds, "sleep"))
+			return -1;
+		w = word(&rest);
+		if (w && strcmp(w, "until") == 0) {
+			if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
+			    share_file(c, st, word(&rest), "sleep until"))
+				return -1;
+		} else if (w) {
+			return fail(c, "unexpected '%s' at end of line", w);
+		}
+	} else if (strcmp(kw, "report") == 0 || strcmp(kw, "stats") == 0) {
+		st->op = kw[0] == 'r' ? SCN_REPORT : SCN_STATS;
+		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "id") ||
+		    copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+			return -1;
+		if (id_taken(s, st->op, st->id))
+			return fail(c, "id '%s' is already used", st->id);
+		if (share_file(c, st, word(&rest), kw))
+			return -1;
+	} else if (strcmp(kw, "check") == 0) {
+		st->op = SCN_CHECK;
+		if (parse_check(c, s, st, rest))
+			return -1;
+	} else {
+		return fail(c, "unknown keyword '%s'", kw);
+	}
+	if ((st->op == SCN_LINK || st->op == SCN_SLEEP || st->op == SCN_WAIT ||
+	     st->op == SCN_REPORT || st->op == SCN_STATS) && (w = word(&rest)))
+		return fail(c, "unexpected '%s' at end of line", w);
+	s->nsteps++;
+	return 0;
+}
+
+const char *const scenario_vars[] = { "BUILD", "SRC", "SHARE", "HOST", "RUN", "KSOCK_API", NULL };
+
+static const char *known_var(const char *name, void *ctx)
+{
+	(void)ctx;
+	for (int i = 0; scenario_vars[i]; i++)
+		if (!strcmp(name, scenario_vars[i]))
+			return "";
+	return NULL;
+}
+
+/* Every ${NAME} a step will expand must exist: found here, not after boot. */
+static int check_vars(struct pctx *c, const struct scn_step *st)
+{
+	char why[256], *x;
+
+	if (!st->text || st->op == SCN_CHECK)
+		return 0;
+	x = scenario_expand(st->text, known_var, NULL, why, sizeof(why));
+	free(x);
+	return x ? 0 : fail(c, "%s", why);
+}
+
+/* The whole file, refusing a NUL byte (a line would silently end there). */
+static char *read_scenario(struct pctx *c, char *err, size_t errlen)
+{
+	FILE *f = fopen(c->path, "r");
+	size_t len = 0, cap = 0, n;
+	char *buf = NULL, *nul, *tmp;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", c->path, errno_str(errno));
+		return NULL;
+	}
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 8192;
+			tmp = realloc(buf, cap);
+			if (!tmp) {
+				snprintf(err, errlen, "%s: out of memory", c->path);
+				goto fail;
+			}
+			buf = tmp;
+		}
+		n = fread(buf + len, 1, 4096, f);
+		len += n;
+	} while (n);
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: %s", c->path, errno_str(errno));
+		goto fail;
+	}
+	buf[len] = '\0';
+	nul = memchr(buf, '\0', len);
+	if (nul) {
+		c->line = 1;
+		for (char *p = buf; p < nul; p++)
+			c->line += *p == '\n';
+		fail(c, "a NUL byte");
+		goto fail;
+	}
+	fclose(f);
+	return buf;
+fail:
+	fclose(f);
+	free(buf);
+	return NULL;
+}
+
+/* series NAME...: the kernel series (kseries.h) the scenario applies to. */
+static int parse_series(struct pctx *c, struct scenario *s, char *rest)
+{
+	char *w;
+
+	if (s->series)
+		return fail(c, "a second 'series'");
+	while ((w = word(&rest))) {
+		unsigned one = kseries_parse(w);
+
+		if (!one)
+			return fail(c, "unknown series '%s': seed or upstream", w);
+		if (s->series & one)
+			return fail(c, "series '%s' twice", w);
+		s->series |= one;
+	}
+	if (!s->series)
+		return fail(c, "'series' needs seed, upstream or both");
+	return 0;
+}
+
+/*
+ * needs ksock|netpoll...|none: the kfunc families the steps use, so that a
+ * kernel without them (kapi/) is SKIP before boot. Without it, ksock.
+ */
+static int parse_needs(struct pctx *c, struct scenario *s, char *rest)
+{
+	bool none = false, any = false;
+	char *w;
+
+	if (s->needs)
+		return fail(c, "a second 'needs'");
+	s->needs = SCN_NEEDS_STATED;
+	while ((w = word(&rest))) {
+		unsigned one = !strcmp(w, "ksock") ? SCN_NEEDS_KSOCK :
+			       !strcmp(w, "netpoll") ? SCN_NEEDS_NETPOLL : 0;
+
+		if (!strcmp(w, "none"))
+			none = true;
+		else if (!one)
+			return fail(c, "unknown need '%s': ksock, netpoll or none", w);
+		else if (s->needs & one)
+			return fail(c, "need '%s' twice", w);
+		any = any || one;
+		s->needs |= one;
+	}
+	if (none == any)
+		return fail(c, "'needs' takes ksock, netpoll, both, or none alone");
+	return 0;
+}
+
+/* What the whole file must have once every line is read. */
+static int check_whole(struct pctx *c, const struct scenario *s)
+{
+	bool judged = false;
+
+	c->line = 1;
+	if (!s->summary[0])
+		return fail(c, "missing 'summary TEXT' (one line saying what the scenario teaches)");
+	if (!s->topology[0])
+		return fail(c, "missing 'topology NAME'");
+	if (!s->nsteps)
+		return fail(c, "no steps");
+	for (int i = 0; i < s->nsteps; i++)
+		judged |= s->steps[i].op == SCN_CHECK || s->steps[i].op == SCN_REPORT;
+	if (!judged)
+		return fail(c, "no 'check' or 'report': nothing would judge the run");
+	return 0;
+}
+
+int scenario_parse(const char *path, const char *text, struct scenario *s,
+		   char *err, size_t errlen)
+{
+	struct pctx c = { .path = path, .err = err, .errlen = errlen };
+	char *buf = NULL, *line, *next, *base;
+	bool has_timeout = false;
+	int ret = -1;
+
+	memset(s, 0, sizeof(*s));
+	s->timeout = SCN_DEFAULT_TIMEOUT;
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	base = strrchr(path, '/');
+	base = base ? base + 1 : (char *)path;
+	if (copy_name(&c, s->name, sizeof(s->name), base, "scenario name"))
+		return -1;
+
+	if (text) {
+		buf = strdup(text);
+		if (!buf)
+			snprintf(err, errlen, "%s: out of memory", path);
+	} else {
+		buf = read_scenario(&c, err, errlen);
+	}
+	if (!buf)
+		return -1;
+	c.line = 0;
+
+	for (line = buf; line; line = next) {
+		char *kw, *rest;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		c.line++;
+		rest = trim(line);
+		if (!*rest || *rest == '#')
+			continue;
+		kw = word(&rest);
+		if (strcmp(kw, "summary") == 0) {
+			rest = trim(rest);
+			if (!*rest) {
+				fail(&c, "'summary' needs a line of text");
+				goto out;
+			}
+			if (s->summary[0]) {
+				fail(&c, "a second 'summary'");
+				goto out;
+			}
+			if (strlen(rest) >= sizeof(s->summary)) {
+				fail(&c, "'summary' is longer than %zu characters", sizeof(s->summary) - 1);
+				goto out;
+			}
+			strcpy(s->summary, rest);
+		} else if (strcmp(kw, "topology") == 0) {
+			if (s->topology[0]) {
+				fail(&c, "a second 'topology'");
+				goto out;
+			}
+			if (copy_name(&c, s->topology, sizeof(s->topology), word(&rest), "topology"))
+				goto out;
+		} else if (strcmp(kw, "series") == 0) {
+			if (parse_series(&c, s, rest))
+				goto out;
+		} else if (strcmp(kw, "needs") == 0) {
+			if (parse_needs(&c, s, rest))
+				goto out;
+		} else if (strcmp(kw, "timeout") == 0) {
+			if (has_timeout) {
+				fail(&c, "a second 'timeout'");
+				goto out;
+			}
+			has_timeout = true;
+			if (parse_seconds(&c, word(&rest), &s->timeout, "timeout"))
+				goto out;
+		} else if (parse_step(&c, s, kw, rest) ||
+			   check_vars(&c, &s->steps[s->nsteps - 1])) {
+			goto out;
+		}
+	}
+	if (check_whole(&c, s))
+		goto out;
+	ret = 0;
+out:
+	free(buf);
+	if (ret)
+		scenario_free(s);
+	return ret;
+}
+
+void scenario_free(struct scenario *s)
+{
+	for (int i = 0; i < s->nsteps; i++) {
+		free(s->steps[i].text);
+		free(s->steps[i].lhs);
+		free(s->steps[i].rhs);
+		s->steps[i].text = s->steps[i].lhs = s->steps[i].rhs = NULL;
+	}
+	s->nsteps = 0;
+}
+
+const char *scenario_op_name(enum scn_op op)
+{
+	static const char *const names[] = {
+		[SCN_EXEC] = "exec", [SCN_SPAWN] = "spawn", [SCN_WAIT] = "wait",
+		[SCN_LINK] = "link", [SCN_NETEM] = "netem", [SCN_TAPSTATS] = "tapstats", [SCN_SLEEP] = "sleep",
+		[SCN_REPORT] = "report", [SCN_STATS] = "stats", [SCN_CHECK] = "check",
+	};
+
+	return (unsigned)op < sizeof(names) / sizeof(names[0]) ? names[op] : "?";
+}
+
+char *scenario_expand(const char *text, const char *(*lookup)(const char *name, void *ctx),
+		      void *ctx, char *err, size_t errlen)
+{
+	size_t cap = strlen(text) + 1, len = 0;
+	char *out = malloc(cap);
+	const char *p = text;
+
+	if (!out) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	while (*p) {
+		const char *val, *end;
+		char name[64];
+		size_t vlen;
+
+		if (p[0] != '$' || p[1] != '{') {
+			out[len++] = *p++;
+			continue;
+		}
+		end = strchr(p + 2, '}');
+		if (!end || (size_t)(end - p - 2) >= sizeof(name) || end == p + 2) {
+			snprintf(err, errlen, "unterminated or empty ${...} in '%s'", text);
+			free(out);
+			return NULL;
+		}
+		memcpy(name, p + 2, end - p - 2);
+		name[end - p - 2] = '\0';
+		val = lookup(name, ctx);
+		if (!val) {
+			snprintf(err, errlen, "unknown variable ${%s}", name);
+			free(out);
+			return NULL;
+		}
+		vlen = strlen(val);
+		if (len + vlen + strlen(end + 1) + 1 > cap) {
+			char *n;
+
+			cap = len + vlen + strlen(end + 1) + 1;
+			n = realloc(out, cap);
+			if (!n) {
+				free(out);
+				snprintf(err, errlen, "out of memory");
+				return NULL;
+			}
+			out = n;
+		}
+		memcpy(out + len, val, vlen);
+		len += vlen;
+		p = end + 1;
+	}
+	out[len] = '\0';
+	return out;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* ssh to a remote host (remote_ssh.c): for remote.c, guest.c and their tests. */
+#ifndef BPFWIRE_LAB_REMOTE_SSH_H
+#define BPFWIRE_LAB_REMOTE_SSH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+#include "qga.h"
+#include "topo/topology.h"
+#include "util.h"
+
+/* ssh [-F CONFIG] -o BatchMode=yes ... -p PORT -l USER ADDR, without a command. */
+void ssh_argv(const struct lab_run *r, const struct lab_remote *m, struct argv *a);
+/*
+ * Runs cmd (a line for the remote's shell) in the underlay netns, killed
+ * after timeout_ms. stdout goes to out_path when given, else into res->out.
+ * 0 with res filled (exitcode 255: ssh's own failure, or the command's), or
+ * -errno (-ETIMEDOUT).
+ */
+int ssh_run(const struct lab_run *r, const struct lab_remote *m, const char *cmd, int timeout_ms,
+	    const char *out_path, struct qga_result *res);
+/* Ends the run's shared connection to m (ControlMaster), if there is one. */
+void ssh_stop_master(const struct lab_run *r, const struct lab_remote *m);
+void ssh_last_line(const struct qga_result *res, char *out, size_t len);
+/* shell_quote, false when out is too small for the worst case. */
+bool remote_quote(const char *s, char *out, size_t len);
+
+/* The argv as one line for the remote's shell; -1 if too long. */
+int remote_join_argv(char *const argv[], char *out, size_t len);
+
+/* What the remote's shell exits with when it refuses the run's dir there (or a link in it). */
+#define REMOTE_REFUSED 97
+/* A path mktemp -d /tmp/bpfwire-ID.XXXXXXXX can have made (checked before it is used). */
+bool remote_base_valid(const char *id, const char *base);
+/* Shell text: d, r, and the checks g DIR and nl FILE (see remote_ssh.c); false: no dir. */
+bool remote_prologue(const struct lab_remote *m, char *out, size_t len);
+/* The line ssh runs for remote_exec/remote_spawn: checks, cd to the share, pid, exec. */
+int remote_cmd(const struct lab_remote *m, char *const argv[], char *out, size_t len);
+/* The line that cats FILE of the share to stdout, refusing a link or a dir not the lab's. */
+int remote_fetch_cmd(const struct lab_remote *m, const char *file, char *out, size_t len);
+
+/* exec, spawn, wait and link on remote host m, over SSH: lab_exec's and the others' remote side. */
+int remote_exec(struct lab_run *r, const struct lab_remote *m, char *const argv[], int timeout_ms,
+		struct qga_result *res);
+long remote_spawn(struct lab_run *r, const struct lab_remote *m, char *const argv[]);
+int remote_wait(struct lab_run *r, const struct lab_remote *m, long pid, int timeout_ms,
+		struct qga_result *res);
+int remote_link(struct lab_run *r, const struct lab_remote *m, const char *iface, bool up,
+		enum link_how how);
+/* Copies FILE from a remote host's ${SHARE} into RUN/hosts/NAME/FILE. 0 or -1. */
+int lab_fetch(struct lab_run *r, const char *host, const char *file);
+
+/* ip link add DEV type vxlan id VNI remote PEER dstport 4789 nolearning */
+void vxlan_add_argv(struct argv *a, const char *dev, unsigned vni, const char *peer);
+/*
+ * The nft commands (n of them, each an argv) that drop VXLAN with this VNI
+ * to UDP 4789 from anyone but PEER, in table inet TABLE, chain pin (raw
+ * prerouting). Returns n.
+ */
+int vxlan_pin_argvs(const char *table, unsigned vni, const char *peer, struct argv cmds[4]);
+/* The remote end's script: its pin, its VXLAN, MAC, MTU, addresses, up. */
+int remote_end_script(const struct lab_run *r, const struct lab_remote *m, const struct lab_tunnel *tn,
+		      const struct topo_nic *nic, char *out, size_t len);
+/* down's script on remote m: pids, VXLANs, the pin, the dir (checked first). */
+int remote_down_script(const struct lab_run *r, const struct lab_remote *m, char *out, size_t len);
+/* The nft table of a run's pins: in the lab's underlay netns (m NULL), or on remote m. */
+void vxlan_pin_table(const struct lab_run *r, const struct lab_remote *m, char *out, size_t len);
+
+#endif
