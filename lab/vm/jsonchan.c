@@ -223,3 +223,15 @@ json_object *jchan_member(json_object *o, const char *key, json_type t)
 		return NULL;
 	return v;
 }
+
+json_object *jchan_qemu_return(json_object *resp, int *failed, const char **text)
+{
+	json_object *v, *desc;
+
+	if ((v = jchan_member(resp, "return", json_type_object)))
+		return json_object_get(v);
+	*failed = !!(v = jchan_member(resp, "error", json_type_object));
+	desc = v ? jchan_member(v, "desc", json_type_string) : NULL;
+	*text = desc ? json_object_get_string(desc) : json_object_to_json_string(v ? v : resp);
+	return NULL;
+}

@@ -39,6 +39,13 @@ json_object *jchan_recv(struct jchan *c, double deadline);
  * another type, JSON null included): a peer's reply is checked, not trusted.
  */
 json_object *jchan_member(json_object *o, const char *key, json_type t);
+/*
+ * A QEMU reply's (QMP's or qemu-ga's) "return" object, with a reference of
+ * its own; else NULL and *text, which lives as long as resp: the error's
+ * desc (or the error as JSON) with *failed true, or the whole reply when it
+ * is neither (a return that is null or not an object is no answer either).
+ */
+json_object *jchan_qemu_return(json_object *resp, int *failed, const char **text);
 /* Drop input up to and including byte b. 0 or -errno. */
 int jchan_skip_to(struct jchan *c, unsigned char b, double deadline);
 

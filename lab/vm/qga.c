@@ -74,8 +74,9 @@ static json_object *execute_until(struct qga *g, const char *cmd, json_object *a
 				  double deadline, char *err, size_t errlen)
 {
 	json_object *req = json_object_new_object(), *resp, *v;
+	const char *what;
 	char text[801];
-	int r;
+	int r, failed;
 
 	json_object_object_add(req, "execute", json_object_new_string(cmd));
 	if (args)
@@ -91,23 +92,12 @@ static json_object *execute_until(struct qga *g, const char *cmd, json_object *a
 		snprintf(err, errlen, "no answer from qemu-ga to %s: %s", cmd, errno_str(errno));
 		return NULL;
 	}
-	if ((v = jchan_member(resp, "return", json_type_object))) {
-		json_object_get(v);
-		json_object_put(resp);
-		return v;
-	}
-	if ((v = jchan_member(resp, "error", json_type_object))) {
-		json_object *desc = jchan_member(v, "desc", json_type_string);
-
-		snprintf(err, errlen, "qemu-ga %s failed: %s", cmd, guest_text(text, sizeof(text),
-			 desc ? json_object_get_string(desc) : json_object_to_json_string(v)));
-	} else {
-		/* a return that is null or not an object is no answer either */
-		snprintf(err, errlen, "qemu-ga %s: unexpected answer %s", cmd,
-			 guest_text(text, sizeof(text), json_object_to_json_string(resp)));
-	}
+	v = jchan_qemu_return(resp, &failed, &what);
+	if (!v)
+		snprintf(err, errlen, failed ? "qemu-ga %s failed: %s" : "qemu-ga %s: unexpected answer %s", cmd,
+			 guest_text(text, sizeof(text), what));
 	json_object_put(resp);
-	return NULL;
+	return v;
 }
 
 json_object *qga_execute(struct qga *g, const char *cmd, json_object *args,

@@ -48,8 +48,9 @@ json_object *qmp_execute(struct qmp *q, const char *cmd, json_object *args,
 	/* one deadline, however many events come first */
 	double deadline = jchan_deadline(timeout_ms);
 	json_object *req = json_object_new_object(), *resp, *v, *id;
+	const char *what;
 	int my_id = q->next_id++;
-	int r;
+	int r, failed;
 
 	json_object_object_add(req, "execute", json_object_new_string(cmd));
 	if (args)
@@ -74,22 +75,11 @@ json_object *qmp_execute(struct qmp *q, const char *cmd, json_object *args,
 			continue;
 		}
 		/* every command the lab sends returns an object */
-		if ((v = jchan_member(resp, "return", json_type_object))) {
-			json_object_get(v);
-			json_object_put(resp);
-			return v;
-		}
-		if ((v = jchan_member(resp, "error", json_type_object))) {
-			json_object *desc = jchan_member(v, "desc", json_type_string);
-
-			snprintf(err, errlen, "%s failed: %.200s", cmd,
-				 desc ? json_object_get_string(desc) : json_object_to_json_string(v));
-		} else {
-			snprintf(err, errlen, "%s: unexpected answer %.200s", cmd,
-				 json_object_to_json_string(resp));
-		}
+		v = jchan_qemu_return(resp, &failed, &what);
+		if (!v)
+			snprintf(err, errlen, failed ? "%s failed: %.200s" : "%s: unexpected answer %.200s", cmd, what);
 		json_object_put(resp);
-		return NULL;
+		return v;
 	}
 }
 

@@ -31,8 +31,6 @@
 /* outer Ethernet 14 + IP 20|40 + UDP 8 + VXLAN 8 under a 1500-byte underlay */
 #define VXLAN_MTU_V4 1450
 #define VXLAN_MTU_V6 1430
-/* run by the remote's shell first: root, or sudo without a password */
-#define PRIV "S=; [ \"$(id -u)\" = 0 ] || S='sudo -n'; "
 
 struct topology *remote_guests_only(const struct topology *t, const char *part)
 {
@@ -188,13 +186,15 @@ static const char *url(const struct lab_remote *m)
 /* SSH_CONNECTION (the lab's address as the remote sees it), uptime, root. */
 static int check_one(struct lab_run *r, struct lab_remote *m, bool quiet)
 {
-	const char *cmd = "echo \"conn $SSH_CONNECTION\"; echo \"uptime $(cut -d' ' -f1 /proc/uptime)\"; "
-			  "command -v ip >/dev/null && echo have-ip; "
-			  "{ command -v nft || [ -x /usr/sbin/nft ] || [ -x /sbin/nft ]; } >/dev/null && echo have-nft; "
-			  "{ [ \"$(id -u)\" = 0 ] || sudo -n true; } 2>/dev/null && echo have-root";
+	struct argv a = { 0 };
 	struct qga_result res;
-	char line[512], *p;
-	int ret = -1, st = ssh_run(r, m, cmd, 8000, NULL, &res);
+	char cmd[REMOTE_LINE_MAX], line[512], *p;
+	int ret = -1, st;
+
+	argv_add(&a, "check");
+	if (remote_side_line(&a, cmd, sizeof(cmd)))
+		return -1;
+	st = ssh_run(r, m, cmd, 8000, NULL, &res);
 
 	ssh_last_line(&res, line, sizeof(line));
 	if (st == -ETIMEDOUT)
@@ -333,41 +333,25 @@ static int lab_end(struct lab_run *r, const char *who, const char *addr, const s
 int remote_end_script(const struct lab_run *r, const struct lab_remote *m, const struct lab_tunnel *tn,
 		      const struct topo_nic *nic, char *out, size_t len)
 {
-	struct argv cmds[5] = { 0 };
-	char table[96], a[96];
-	size_t n = (size_t)snprintf(out, len, PRIV ":");
-	int k;
+	struct argv a = { 0 };
+	char table[96], pfx[96];
 
 	/* the same pin and link as the lab's end, toward the lab's address as it sees it */
 	vxlan_pin_table(r, m, table, sizeof(table));
-	k = vxlan_pin_argvs(table, tn->vni, m->lab_addr, cmds);
-	vxlan_add_argv(&cmds[k++], tn->ifname, tn->vni, m->lab_addr);
-	for (int i = 0; i < k; i++) {
-		char line[1024];
-
-		if (!remote_join_argv(cmds[i].v, line, sizeof(line)) && n < len)
-			n += (size_t)snprintf(out + n, len - n, " && $S %s", line);
-		else
-			n = len;
-		argv_free(&cmds[i]);
+	argv_add(&a, "end"); argv_add(&a, "%s", table); argv_add(&a, "%u", tn->vni);
+	argv_add(&a, "%s", m->lab_addr); argv_add(&a, "%s", tn->ifname); argv_add(&a, "%s", tn->mac);
+	argv_add(&a, "%d", tn->mtu);
+	for (int i = 0; i < nic->naddrs; i++) {
+		topo_format_prefix(&nic->addrs[i].a, pfx, sizeof(pfx));
+		argv_add(&a, "%s", pfx);	/* one with a ':' is IPv6, added nodad */
 	}
-	if (n < len)
-		n += (size_t)snprintf(out + n, len - n, " && $S ip link set dev %s address %s mtu %d",
-				      tn->ifname, tn->mac, tn->mtu);
-	for (int i = 0; i < nic->naddrs && n < len; i++) {
-		topo_format_prefix(&nic->addrs[i].a, a, sizeof(a));
-		n += (size_t)snprintf(out + n, len - n, " && $S ip addr add %s dev %s%s", a, tn->ifname,
-				      nic->addrs[i].a.family == AF_INET6 ? " nodad" : "");
-	}
-	if (n < len)
-		n += (size_t)snprintf(out + n, len - n, " && $S ip link set dev %s up", tn->ifname);
-	return n < len ? 0 : -1;
+	return remote_side_line(&a, out, len);
 }
 
 static int remote_end(struct lab_run *r, const struct lab_remote *m, const struct lab_tunnel *tn,
 		      const struct topo_nic *nic)
 {
-	char cmd[8192], line[512];
+	char cmd[REMOTE_LINE_MAX], line[512];
 	struct qga_result res;
 	int ret = 0;
 
@@ -393,7 +377,7 @@ static int remote_end(struct lab_run *r, const struct lab_remote *m, const struc
  */
 static int remote_capture(struct lab_run *r, const struct lab_remote *m, const struct lab_tunnel *tn)
 {
-	char pcap[PATH_MAX + 32], log[PATH_MAX + 32], cmd[4096], pro[2048];
+	char pcap[PATH_MAX + 32], log[PATH_MAX + 32], cmd[REMOTE_LINE_MAX];
 	struct spawn_opts so = { .netns = r->underlay[0] ? r->underlay : NULL, .setsid = true,
 				 .out = pcap, .err = log };
 	struct argv a = { 0 };
@@ -404,11 +388,12 @@ static int remote_capture(struct lab_run *r, const struct lab_remote *m, const s
 	snprintf(pcap, sizeof(pcap), "%s/%s.pcap", m->dir, tn->ifname);
 	snprintf(log, sizeof(log), "%s/%s.tcpdump.log", m->dir, tn->ifname);
 	unlink(pcap);
-	if (!remote_prologue(m, pro, sizeof(pro)))
+	if (!m->rbase[0] || !m->rdir[0])
 		return -1;
-	snprintf(cmd, sizeof(cmd), PRIV "%sg \"$d\" && nl \"$d/pids\" || exit %d; echo $$ >> \"$d/pids\"; "
-		 "exec $S tcpdump -i %s -w - -U -n -s %d -B 4096 --immediate-mode", pro, REMOTE_REFUSED,
-		 tn->ifname, tn->mtu + 64);
+	argv_add(&a, "capture"); argv_add(&a, "%s", m->rbase); argv_add(&a, "%s", tn->ifname);
+	argv_add(&a, "%d", tn->mtu + 64);
+	if (remote_side_line(&a, cmd, sizeof(cmd)))
+		return -1;
 	ssh_argv(r, m, &a);
 	argv_add(&a, "%s", cmd);
 	pid = spawn(a.v, &so);
@@ -435,12 +420,14 @@ static int remote_capture(struct lab_run *r, const struct lab_remote *m, const s
  */
 static int remote_mkdir(struct lab_run *r, struct lab_remote *m)
 {
-	char cmd[512], line[512], base[128] = "", *p;
+	char cmd[REMOTE_LINE_MAX], line[512], base[128] = "", *p;
+	struct argv a = { 0 };
 	struct qga_result res;
 	int ret = -1;
 
-	snprintf(cmd, sizeof(cmd), "umask 077; d=$(mktemp -d /tmp/bpfwire-%s.XXXXXXXX) && mkdir -- \"$d/%s\" && "
-		 "echo \"dir $d\"", r->id, m->name);
+	argv_add(&a, "mkdir"); argv_add(&a, "%s", r->id); argv_add(&a, "%s", m->name);
+	if (remote_side_line(&a, cmd, sizeof(cmd)))
+		return -1;
 	if (ssh_run(r, m, cmd, 10000, NULL, &res) < 0 || !res.exited || res.exitcode) {
 		ssh_last_line(&res, line, sizeof(line));
 		pr_warn("remote host %s (%s): couldn't make its dir in /tmp (mktemp -d): %s", m->name, url(m), line);
@@ -512,13 +499,14 @@ static int lab_end_down(const struct lab_run *r, const struct lab_tunnel *tn)
 /* dmesg since up into RUN/hosts/NAME/dmesg.log (root there only). */
 static void remote_dmesg(struct lab_run *r, const struct lab_remote *m)
 {
-	char cmd[1024], path[PATH_MAX + 32];
+	char cmd[REMOTE_LINE_MAX], path[PATH_MAX + 32];
+	struct argv a = { 0 };
 	struct qga_result res;
 
 	snprintf(path, sizeof(path), "%s/dmesg.log", m->dir);
-	snprintf(cmd, sizeof(cmd), PRIV "k=$($S dmesg) || exit 3; printf '%%s\\n' \"$k\" | awk -v t=%.6f "
-		 "'match($0, /^\\[ *[0-9]+\\.[0-9]+\\]/) { keep = substr($0, 2, RLENGTH - 2) + 0 >= t } keep'",
-		 m->uptime0);
+	argv_add(&a, "dmesg"); argv_add(&a, "%.6f", m->uptime0);
+	if (remote_side_line(&a, cmd, sizeof(cmd)))
+		return;
 	if (ssh_run(r, m, cmd, 15000, path, &res) < 0 || !res.exited || res.exitcode) {
 		unlink(path);
 		pr_warn("remote host %s: no dmesg (exit %d): its kernel log is not scanned", m->name,
@@ -528,32 +516,23 @@ static void remote_dmesg(struct lab_run *r, const struct lab_remote *m)
 }
 
 /*
- * down's script there: what the lab started (spawned commands, tcpdump) by
+ * down's line there: what the lab started (spawned commands, tcpdump) by
  * pid, read only from the run's own dir and never through a link; the
  * VXLANs; their pin; the dir. A dir that fails its check is left alone.
  */
 int remote_down_script(const struct lab_run *r, const struct lab_remote *m, char *out, size_t len)
 {
-	char pro[2048], table[96];
-	size_t n;
+	struct argv a = { 0 };
+	char table[96];
 
 	vxlan_pin_table(r, m, table, sizeof(table));
-	if (remote_prologue(m, pro, sizeof(pro)))
-		n = (size_t)snprintf(out, len, PRIV "%sok=; if g \"$d\"; then ok=1; if nl \"$d/pids\" && "
-				     "[ -f \"$d/pids\" ]; then for p in $(cat -- \"$d/pids\"); do case $p in "
-				     "''|*[!0-9]*|0|1) ;; *) $S kill $p 2>/dev/null;; esac; done; sleep 0.5; fi; fi",
-				     pro);
-	else
-		n = (size_t)snprintf(out, len, PRIV "ok=");	/* up made no dir there */
-	for (int i = 0; i < m->ntunnels && n < len; i++)
-		n += (size_t)snprintf(out + n, len - n, "; if $S ip -d link show dev %s 2>/dev/null | "
-				      "grep -q 'vxlan id %u '; then $S ip link del dev %s || exit 4; fi",
-				      m->tunnels[i].ifname, m->tunnels[i].vni, m->tunnels[i].ifname);
-	if (n < len)
-		n += (size_t)snprintf(out + n, len - n, "; if $S nft list table inet %s >/dev/null 2>&1; then "
-				      "$S nft delete table inet %s || exit 5; fi; if [ -n \"$ok\" ]; then rm -rf -- \"$d\"; fi",
-				      table, table);
-	return n < len ? 0 : -1;
+	argv_add(&a, "down"); argv_add(&a, "%s", table);
+	argv_add(&a, "%s", m->rbase[0] && m->rdir[0] ? m->rbase : "");	/* "": up made no dir there */
+	for (int i = 0; i < m->ntunnels; i++) {
+		argv_add(&a, "%s", m->tunnels[i].ifname);
+		argv_add(&a, "%u", m->tunnels[i].vni);
+	}
+	return remote_side_line(&a, out, len);
 }
 
 /* Each "bpfwire: " line of the remote's stderr (a refused dir or link), as a warning. */
@@ -565,7 +544,7 @@ static void say_refusals(const struct lab_remote *m, const struct qga_result *re
 
 static int down_one(struct lab_run *r, const struct lab_remote *m)
 {
-	char cmd[8192], line[512];
+	char cmd[REMOTE_LINE_MAX], line[512];
 	struct qga_result res;
 	int ret = 0;
 

@@ -16,6 +16,7 @@
 
 #include "errnames.h"
 #include "escape.h"
+#include "lab-config.h"
 #include "log.h"
 #include "model.h"
 #include "netns.h"
@@ -206,23 +207,31 @@ bool remote_base_valid(const char *id, const char *base)
 }
 
 /*
- * Shell text that sets d (the run's dir there) and r (the host's share in
- * it) and defines g DIR (a directory, not a link, of the login user, that
- * no one else can write) and nl FILE (not a link). /tmp there is anyone's:
- * the dir is mktemp's, and checked before every use. False: no dir to use.
+ * remote-side.sh's subcommand a->v[0] with its arguments, as the line ssh
+ * runs: the script's own text to /bin/sh -c (so the remote needs no copy
+ * of it, and a cut connection runs none of it), then each word quoted.
  */
-bool remote_prologue(const struct lab_remote *m, char *out, size_t len)
+int remote_side_line(struct argv *a, char *out, size_t len)
 {
-	char qd[4 * sizeof(m->rbase) + 3], qr[4 * sizeof(m->rdir) + 3];
+	static char *script;
+	size_t n, sl = 0;
+	int ret;
 
-	if (!m->rbase[0] || !m->rdir[0] || !remote_quote(m->rbase, qd, sizeof(qd)) ||
-	    !remote_quote(m->rdir, qr, sizeof(qr)))
-		return false;
-	return snprintf(out, len,
-		"g() { case \"$(stat -c %%u:%%A -- \"$1\" 2>/dev/null)\" in \"$(id -u)\":d????[!w]??[!w]?) return 0;; esac; "
-		"echo \"bpfwire: $1 is not a directory of uid $(id -u) that only it can write: refused\" >&2; return 1; }; "
-		"nl() { if [ -L \"$1\" ]; then echo \"bpfwire: $1 is a link: refused\" >&2; return 1; fi; }; "
-		"d=%s; r=%s; ", qd, qr) < (int)len;
+	if (!script) {
+		char *text = read_file(BPFWIRE_REMOTE_SIDE, &sl);
+
+		script = text ? malloc(sl * 4 + 3) : NULL;
+		if (!script || !remote_quote(text, script, sl * 4 + 3)) {
+			pr_warn("couldn't read %s: %s", BPFWIRE_REMOTE_SIDE, errno_str(-errno));
+			free(script);
+			script = NULL;
+		}
+		free(text);
+	}
+	n = script ? (size_t)snprintf(out, len, "exec /bin/sh -c %s bpfwire-remote ", script) : len;
+	ret = n < len ? remote_join_argv(a->v, out + n, len - n) : -1;
+	argv_free(a);
+	return ret;
 }
 
 /*
@@ -231,15 +240,16 @@ bool remote_prologue(const struct lab_remote *m, char *out, size_t len)
  */
 int remote_cmd(const struct lab_remote *m, char *const argv[], char *out, size_t len)
 {
-	char line[8192], pro[2048], script[16384], q[16384 * 4 + 3];
+	struct argv a = { 0 };
+	size_t n;
 
-	if (remote_join_argv(argv, line, sizeof(line)) || !remote_prologue(m, pro, sizeof(pro)))
+	if (!m->rbase[0] || !m->rdir[0])
+		return -1;	/* up made no dir there */
+	argv_add(&a, "exec"); argv_add(&a, "%s", m->rbase); argv_add(&a, "%s", m->rdir);
+	if (remote_side_line(&a, out, len) || (n = strlen(out)) + 2 > len ||
+	    remote_join_argv(argv, out + n + 1, len - n - 1))
 		return -1;
-	snprintf(script, sizeof(script), "%sg \"$d\" && g \"$r\" && nl \"$d/pids\" || exit %d; "
-		 "cd -- \"$r\" && echo $$ >> \"$d/pids\" && exec %s", pro, REMOTE_REFUSED, line);
-	if (!remote_quote(script, q, sizeof(q)) || strlen(q) + 16 > len)
-		return -1;
-	snprintf(out, len, "exec /bin/sh -c %s", q);
+	out[n] = ' ';
 	return 0;
 }
 
@@ -353,7 +363,8 @@ int remote_link(struct lab_run *r, const struct lab_remote *m, const char *iface
 		enum link_how how)
 {
 	const struct lab_tunnel *tn = NULL;
-	char cmd[256], err[1024], line[512];
+	char cmd[REMOTE_LINE_MAX], err[1024], line[512];
+	struct argv a = { 0 };
 	struct qga_result res;
 	int ret = 0;
 
@@ -374,8 +385,9 @@ int remote_link(struct lab_run *r, const struct lab_remote *m, const char *iface
 		}
 		return 0;
 	}
-	snprintf(cmd, sizeof(cmd), "S=; [ \"$(id -u)\" = 0 ] || S='sudo -n'; $S ip link set dev %s %s",
-		 tn->ifname, up ? "up" : "down");
+	argv_add(&a, "link"); argv_add(&a, "%s", tn->ifname); argv_add(&a, up ? "up" : "down");
+	if (remote_side_line(&a, cmd, sizeof(cmd)))
+		return -1;
 	if (ssh_run(r, m, cmd, 10000, NULL, &res) < 0 || !res.exited || res.exitcode) {
 		ssh_last_line(&res, line, sizeof(line));
 		pr_warn("%s: ip link set %s %s failed: %s", m->name, iface, up ? "up" : "down", line);
@@ -385,22 +397,21 @@ int remote_link(struct lab_run *r, const struct lab_remote *m, const char *iface
 	return ret;
 }
 
-/* cat of FILE in the share, never through a link, only from a dir that passes g. */
+/* cat of FILE in the share, never through a link, only from a dir that passes its check. */
 int remote_fetch_cmd(const struct lab_remote *m, const char *file, char *out, size_t len)
 {
-	char pro[2048], q[4096];
+	struct argv a = { 0 };
 
-	if (!remote_prologue(m, pro, sizeof(pro)) || !remote_quote(file, q, sizeof(q)))
+	if (!m->rbase[0] || !m->rdir[0])
 		return -1;
-	return snprintf(out, len, "%sg \"$d\" && g \"$r\" || exit %d; f=\"$r\"/%s; nl \"$f\" || exit %d; "
-			"[ -f \"$f\" ] || { echo \"bpfwire: $f is not a regular file\" >&2; exit %d; }; "
-			"exec cat -- \"$f\"", pro, REMOTE_REFUSED, q, REMOTE_REFUSED, REMOTE_REFUSED) < (int)len ? 0 : -1;
+	argv_add(&a, "fetch"); argv_add(&a, "%s", m->rbase); argv_add(&a, "%s", m->rdir); argv_add(&a, "%s", file);
+	return remote_side_line(&a, out, len);
 }
 
 int lab_fetch(struct lab_run *r, const char *host, const char *file)
 {
 	const struct lab_remote *m = lab_remote(r, host);
-	char path[PATH_MAX + 256], cmd[8192], line[512];
+	char path[PATH_MAX + 256], cmd[REMOTE_LINE_MAX], line[512];
 	struct qga_result res;
 	int ret = 0;
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* ssh to a remote host (remote_ssh.c): for remote.c, guest.c and their tests. */
+/* ssh to a remote host (remote_ssh.c): for remote.c, guest.c and remote-unit. */
 #ifndef BPFWIRE_LAB_REMOTE_SSH_H
 #define BPFWIRE_LAB_REMOTE_SSH_H
 
@@ -30,12 +30,17 @@ bool remote_quote(const char *s, char *out, size_t len);
 /* The argv as one line for the remote's shell; -1 if too long. */
 int remote_join_argv(char *const argv[], char *out, size_t len);
 
-/* What the remote's shell exits with when it refuses the run's dir there (or a link in it). */
+/* What remote-side.sh exits with when it refuses the run's dir there (or a link in it). */
 #define REMOTE_REFUSED 97
 /* A path mktemp -d /tmp/bpfwire-ID.XXXXXXXX can have made (checked before it is used). */
 bool remote_base_valid(const char *id, const char *base);
-/* Shell text: d, r, and the checks g DIR and nl FILE (see remote_ssh.c); false: no dir. */
-bool remote_prologue(const struct lab_remote *m, char *out, size_t len);
+/* Room for any line below: remote-side.sh's text, quoted, and the arguments. */
+#define REMOTE_LINE_MAX 65536
+/*
+ * The line ssh runs for remote-side.sh's subcommand a->v[0] with the rest
+ * of a as its arguments, each quoted; -1 if too long or no script. Frees a.
+ */
+int remote_side_line(struct argv *a, char *out, size_t len);
 /* The line ssh runs for remote_exec/remote_spawn: checks, cd to the share, pid, exec. */
 int remote_cmd(const struct lab_remote *m, char *const argv[], char *out, size_t len);
 /* The line that cats FILE of the share to stdout, refusing a link or a dir not the lab's. */
@@ -60,10 +65,10 @@ void vxlan_add_argv(struct argv *a, const char *dev, unsigned vni, const char *p
  * prerouting). Returns n.
  */
 int vxlan_pin_argvs(const char *table, unsigned vni, const char *peer, struct argv cmds[4]);
-/* The remote end's script: its pin, its VXLAN, MAC, MTU, addresses, up. */
+/* The remote end's line (remote-side.sh end): its pin, its VXLAN, MAC, MTU, addresses, up. */
 int remote_end_script(const struct lab_run *r, const struct lab_remote *m, const struct lab_tunnel *tn,
 		      const struct topo_nic *nic, char *out, size_t len);
-/* down's script on remote m: pids, VXLANs, the pin, the dir (checked first). */
+/* down's line on remote m (remote-side.sh down): pids, VXLANs, the pin, the dir (checked first). */
 int remote_down_script(const struct lab_run *r, const struct lab_remote *m, char *out, size_t len);
 /* The nft table of a run's pins: in the lab's underlay netns (m NULL), or on remote m. */
 void vxlan_pin_table(const struct lab_run *r, const struct lab_remote *m, char *out, size_t len);
