@@ -12,56 +12,21 @@
 
 #include "errnames.h"
 #include "kseries.h"
+#include "linegrammar.h"
 
 struct pctx {
-	const char *path;
+	struct lg_err e;
 	int line;
-	char *err;
-	size_t errlen;
 };
 
 static int fail(struct pctx *c, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	n = snprintf(c->err, c->errlen, "%s:%d: ", c->path, c->line);
-	if (n < 0 || (size_t)n >= c->errlen)
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+	lg_vfail(&c->e, c->line, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-/* Next whitespace-separated word of *p, NUL-terminated in place. */
-static char *word(char **p)
-{
-	char *s = *p, *w;
-
-	while (*s && isspace((unsigned char)*s))
-		s++;
-	if (!*s)
-		return NULL;
-	w = s;
-	while (*s && !isspace((unsigned char)*s))
-		s++;
-	if (*s)
-		*s++ = '\0';
-	*p = s;
-	return w;
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (*s && isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
 }
 
 static int copy_name(struct pctx *c, char *dst, size_t len, const char *src,
@@ -111,11 +76,11 @@ static int parse_code(struct pctx *c, const char *s, int *out);
 /* "expect N" or "expect signal N" */
 static int parse_expect(struct pctx *c, char **rest, struct scn_step *st)
 {
-	char *w = word(rest);
+	char *w = lg_word(rest);
 
 	st->has_expect = true;
 	if (w && strcmp(w, "signal") == 0) {
-		if (parse_code(c, word(rest), &st->expect_signal))
+		if (parse_code(c, lg_word(rest), &st->expect_signal))
 			return -1;
 		if (st->expect_signal < 1 || st->expect_signal > 64)
 			return fail(c, "signal %d is not in 1..64", st->expect_signal);
@@ -150,7 +115,7 @@ static int parse_command(struct pctx *c, char *rest, struct scn_step *st)
 	if (!sep)
 		return fail(c, "%s needs '-- COMMAND'", scenario_op_name(st->op));
 	*sep = '\0';
-	while ((w = word(&rest))) {
+	while ((w = lg_word(&rest))) {
 		if (strcmp(w, "expect") == 0 && st->op == SCN_EXEC) {
 			if (parse_expect(c, &rest, st))
 				return -1;
@@ -158,7 +123,7 @@ static int parse_command(struct pctx *c, char *rest, struct scn_step *st)
 			return fail(c, "unexpected '%s' before '--'", w);
 		}
 	}
-	w = trim(sep + 2);
+	w = lg_trim(sep + 2);
 	if (!*w)
 		return fail(c, "empty command after '--'");
 	st->text = strdup(w);
@@ -220,7 +185,7 @@ static int parse_check(struct pctx *c, struct scenario *s, struct scn_step *st, 
 	int n[2] = { 0, 0 }, k2 = 0;
 	size_t k;
 
-	while ((w = word(&rest))) {
+	while ((w = lg_word(&rest))) {
 		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
 			if (strcmp(w, ops[k]) == 0)
 				break;
@@ -271,14 +236,14 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 
 	if (strcmp(kw, "exec") == 0) {
 		st->op = SCN_EXEC;
-		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+		if (copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host"))
 			return -1;
 		if (parse_command(c, rest, st))
 			return -1;
 	} else if (strcmp(kw, "spawn") == 0) {
 		st->op = SCN_SPAWN;
-		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "spawn id") ||
-		    copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+		if (copy_name(c, st->id, sizeof(st->id), lg_word(&rest), "spawn id") ||
+		    copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host"))
 			return -1;
 		if (id_taken(s, st->op, st->id))
 			return fail(c, "id '%s' is already used", st->id);
@@ -286,17 +251,17 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 			return -1;
 	} else if (strcmp(kw, "wait") == 0) {
 		st->op = SCN_WAIT;
-		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "spawn id"))
+		if (copy_name(c, st->id, sizeof(st->id), lg_word(&rest), "spawn id"))
 			return -1;
 		if (!find_spawn(s, st->id))
 			return fail(c, "wait for '%s', which no earlier spawn started", st->id);
 		st->seconds = SCN_DEFAULT_WAIT;
-		while ((w = word(&rest))) {
+		while ((w = lg_word(&rest))) {
 			if (strcmp(w, "expect") == 0) {
 				if (parse_expect(c, &rest, st))
 					return -1;
 			} else if (strcmp(w, "timeout") == 0) {
-				if (parse_seconds(c, word(&rest), &st->seconds, "timeout"))
+				if (parse_seconds(c, lg_word(&rest), &st->seconds, "timeout"))
 					return -1;
 			} else {
 				return fail(c, "unknown wait option '%s'", w);
@@ -304,57 +269,57 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 		}
 	} else if (strcmp(kw, "link") == 0) {
 		st->op = SCN_LINK;
-		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
-		    copy_name(c, st->iface, sizeof(st->iface), word(&rest), "interface"))
+		if (copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host") ||
+		    copy_name(c, st->iface, sizeof(st->iface), lg_word(&rest), "interface"))
 			return -1;
-		w = word(&rest);
+		w = lg_word(&rest);
 		if (!w || (strcmp(w, "up") && strcmp(w, "down")))
 			return fail(c, "link needs 'up' or 'down'");
 		st->up = strcmp(w, "up") == 0;
-		w = word(&rest);
+		w = lg_word(&rest);
 		if (w && strcmp(w, "bridge") == 0)
 			st->bridge = true;
 		else if (w)
 			return fail(c, "unknown link option '%s'", w);
 	} else if (strcmp(kw, "netem") == 0) {
 		st->op = SCN_NETEM;
-		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
-		    copy_name(c, st->iface, sizeof(st->iface), word(&rest), "interface"))
+		if (copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host") ||
+		    copy_name(c, st->iface, sizeof(st->iface), lg_word(&rest), "interface"))
 			return -1;
-		rest = trim(rest);
+		rest = lg_trim(rest);
 		if (!*rest)
 			return fail(c, "netem needs arguments (e.g. 'loss 5%%' or 'off')");
 		st->text = strdup(rest);
 	} else if (strcmp(kw, "tapstats") == 0) {
 		st->op = SCN_TAPSTATS;
-		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
-		    copy_name(c, st->iface, sizeof(st->iface), word(&rest), "interface"))
+		if (copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host") ||
+		    copy_name(c, st->iface, sizeof(st->iface), lg_word(&rest), "interface"))
 			return -1;
-		w = word(&rest);
-		if (!w || word(&rest))
+		w = lg_word(&rest);
+		if (!w || lg_word(&rest))
 			return fail(c, "tapstats needs one file in the host's results share");
 		if (share_file(c, st, w, "tapstats"))
 			return -1;
 	} else if (strcmp(kw, "sleep") == 0) {
 		st->op = SCN_SLEEP;
-		if (parse_seconds(c, word(&rest), &st->seconds, "sleep"))
+		if (parse_seconds(c, lg_word(&rest), &st->seconds, "sleep"))
 			return -1;
-		w = word(&rest);
+		w = lg_word(&rest);
 		if (w && strcmp(w, "until") == 0) {
-			if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
-			    share_file(c, st, word(&rest), "sleep until"))
+			if (copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host") ||
+			    share_file(c, st, lg_word(&rest), "sleep until"))
 				return -1;
 		} else if (w) {
 			return fail(c, "unexpected '%s' at end of line", w);
 		}
 	} else if (strcmp(kw, "report") == 0 || strcmp(kw, "stats") == 0) {
 		st->op = kw[0] == 'r' ? SCN_REPORT : SCN_STATS;
-		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "id") ||
-		    copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+		if (copy_name(c, st->id, sizeof(st->id), lg_word(&rest), "id") ||
+		    copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host"))
 			return -1;
 		if (id_taken(s, st->op, st->id))
 			return fail(c, "id '%s' is already used", st->id);
-		if (share_file(c, st, word(&rest), kw))
+		if (share_file(c, st, lg_word(&rest), kw))
 			return -1;
 	} else if (strcmp(kw, "check") == 0) {
 		st->op = SCN_CHECK;
@@ -364,7 +329,7 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 		return fail(c, "unknown keyword '%s'", kw);
 	}
 	if ((st->op == SCN_LINK || st->op == SCN_SLEEP || st->op == SCN_WAIT ||
-	     st->op == SCN_REPORT || st->op == SCN_STATS) && (w = word(&rest)))
+	     st->op == SCN_REPORT || st->op == SCN_STATS) && (w = lg_word(&rest)))
 		return fail(c, "unexpected '%s' at end of line", w);
 	s->nsteps++;
 	return 0;
@@ -396,12 +361,12 @@ static int check_vars(struct pctx *c, const struct scn_step *st)
 /* The whole file, refusing a NUL byte (a line would silently end there). */
 static char *read_scenario(struct pctx *c, char *err, size_t errlen)
 {
-	FILE *f = fopen(c->path, "r");
+	FILE *f = fopen(c->e.path, "r");
 	size_t len = 0, cap = 0, n;
 	char *buf = NULL, *nul, *tmp;
 
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", c->path, errno_str(errno));
+		snprintf(err, errlen, "%s: %s", c->e.path, errno_str(errno));
 		return NULL;
 	}
 	do {
@@ -409,7 +374,7 @@ static char *read_scenario(struct pctx *c, char *err, size_t errlen)
 			cap = cap ? 2 * cap : 8192;
 			tmp = realloc(buf, cap);
 			if (!tmp) {
-				snprintf(err, errlen, "%s: out of memory", c->path);
+				snprintf(err, errlen, "%s: out of memory", c->e.path);
 				goto fail;
 			}
 			buf = tmp;
@@ -418,7 +383,7 @@ static char *read_scenario(struct pctx *c, char *err, size_t errlen)
 		len += n;
 	} while (n);
 	if (ferror(f)) {
-		snprintf(err, errlen, "%s: %s", c->path, errno_str(errno));
+		snprintf(err, errlen, "%s: %s", c->e.path, errno_str(errno));
 		goto fail;
 	}
 	buf[len] = '\0';
@@ -445,7 +410,7 @@ static int parse_series(struct pctx *c, struct scenario *s, char *rest)
 
 	if (s->series)
 		return fail(c, "a second 'series'");
-	while ((w = word(&rest))) {
+	while ((w = lg_word(&rest))) {
 		unsigned one = kseries_parse(w);
 
 		if (!one)
@@ -471,7 +436,7 @@ static int parse_needs(struct pctx *c, struct scenario *s, char *rest)
 	if (s->needs)
 		return fail(c, "a second 'needs'");
 	s->needs = SCN_NEEDS_STATED;
-	while ((w = word(&rest))) {
+	while ((w = lg_word(&rest))) {
 		unsigned one = !strcmp(w, "ksock") ? SCN_NEEDS_KSOCK :
 			       !strcmp(w, "netpoll") ? SCN_NEEDS_NETPOLL : 0;
 
@@ -511,7 +476,7 @@ static int check_whole(struct pctx *c, const struct scenario *s)
 int scenario_parse(const char *path, const char *text, struct scenario *s,
 		   char *err, size_t errlen)
 {
-	struct pctx c = { .path = path, .err = err, .errlen = errlen };
+	struct pctx c = { .e = { .path = path, .err = err, .errlen = errlen } };
 	char *buf = NULL, *line, *next, *base;
 	bool has_timeout = false;
 	int ret = -1;
@@ -542,12 +507,12 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 		if (next)
 			*next++ = '\0';
 		c.line++;
-		rest = trim(line);
+		rest = lg_trim(line);
 		if (!*rest || *rest == '#')
 			continue;
-		kw = word(&rest);
+		kw = lg_word(&rest);
 		if (strcmp(kw, "summary") == 0) {
-			rest = trim(rest);
+			rest = lg_trim(rest);
 			if (!*rest) {
 				fail(&c, "'summary' needs a line of text");
 				goto out;
@@ -566,7 +531,7 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 				fail(&c, "a second 'topology'");
 				goto out;
 			}
-			if (copy_name(&c, s->topology, sizeof(s->topology), word(&rest), "topology"))
+			if (copy_name(&c, s->topology, sizeof(s->topology), lg_word(&rest), "topology"))
 				goto out;
 		} else if (strcmp(kw, "series") == 0) {
 			if (parse_series(&c, s, rest))
@@ -580,7 +545,7 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 				goto out;
 			}
 			has_timeout = true;
-			if (parse_seconds(&c, word(&rest), &s->timeout, "timeout"))
+			if (parse_seconds(&c, lg_word(&rest), &s->timeout, "timeout"))
 				goto out;
 		} else if (parse_step(&c, s, kw, rest) ||
 			   check_vars(&c, &s->steps[s->nsteps - 1])) {
