@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* TAP: the scenario parser accepts every shipped scenario and rejects each
- * kind of bad input with "file:line: what". */
+ * kind of bad input with "file:line: what".
+ * test_scenario --steps FILE GOLDEN: FILE parses into the steps GOLDEN lists
+ * (--dump FILE prints them): a file rewritten with blocks runs as it did. */
 #include "scenario.h"
 #include "kseries.h"
 
@@ -108,6 +110,72 @@ static void bad_file_cases(struct scenario *s)
 	unlink(path);
 }
 
+/* What the runner reads of a scenario, one step a line; lines left out (a block moves them). */
+static void dump(FILE *f, const struct scenario *s)
+{
+	fprintf(f, "name %s\nsummary %s\ntopology %s\ntimeout %.17g\nseries %u\nneeds %#x\nsteps %d\n",
+		s->name, s->summary, s->topology, s->timeout, s->series, s->needs, s->nsteps);
+	for (int i = 0; i < s->nsteps; i++) {
+		const struct scn_step *st = &s->steps[i];
+
+		fprintf(f, "%s|%s|%s|%s|expect %d %d %d|%.17g|%d %d|%s|%s|%s|%s\n", scenario_op_name(st->op),
+			st->host, st->id, st->iface, st->has_expect, st->expect, st->expect_signal,
+			st->seconds, st->up, st->bridge, st->cmp, st->text ? st->text : "-",
+			st->lhs ? st->lhs : "-", st->rhs ? st->rhs : "-");
+	}
+}
+
+static int dump_file(const char *path)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	char err[512];
+
+	if (!s || scenario_parse(path, NULL, s, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", s ? err : "out of memory");
+		return 1;
+	}
+	dump(stdout, s);
+	scenario_free(s);
+	free(s);
+	return 0;
+}
+
+/* TAP: path's steps are golden's, line by line. */
+static int same_steps(const char *path, const char *golden)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	char err[512], *got = NULL, *want = NULL, *g, *w;
+	size_t len = 0;
+	FILE *f = open_memstream(&got, &len), *gf = fopen(golden, "r");
+	int line = 1;
+
+	if (!ASSERT_OK_PTR(s, "memory") || !ASSERT_OK_PTR(f, "memstream") || !ASSERT_OK_PTR(gf, golden))
+		return tap_done();
+	if (!ASSERT_OK(scenario_parse(path, NULL, s, err, sizeof(err)), "it parses")) {
+		printf("# %s\n", err);
+		return tap_done();
+	}
+	dump(f, s);
+	fclose(f);
+	want = calloc(1, 1 << 20);
+	if (!ASSERT_OK_PTR(want, "memory"))
+		return tap_done();
+	fread(want, 1, (1 << 20) - 1, gf);
+	fclose(gf);
+	for (g = got, w = want; *g && *g == *w; g++, w++)
+		line += *g == '\n';
+	if (*g || *w)
+		printf("# first difference at line %d of %s\n# got:  %.*s\n# want: %.*s\n", line, golden,
+		       (int)strcspn(g, "\n"), g, (int)strcspn(w, "\n"), w);
+	ok(!*g && !*w, "%s: the same steps, fields and order as the golden list", path);
+	printf("# %d steps\n", s->nsteps);
+	scenario_free(s);
+	free(s);
+	free(got);
+	free(want);
+	return tap_done();
+}
+
 static const char *lookup(const char *name, void *ctx)
 {
 	(void)ctx;
@@ -122,6 +190,10 @@ int main(int argc, char **argv)
 
 	int parsed = 0;
 
+	if (argc == 3 && !strcmp(argv[1], "--dump"))
+		return dump_file(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "--steps"))
+		return same_steps(argv[2], argv[3]);
 	for (int i = 1; i < argc; i++) {
 		int r = scenario_parse(argv[i], NULL, s, err, sizeof(err));
 
