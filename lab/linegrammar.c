@@ -10,7 +10,7 @@ int lg_vfail(const struct lg_err *e, int line, const char *fmt, va_list ap)
 {
 	int n;
 
-	n = snprintf(e->err, e->errlen, "%s:%d: ", e->path, line);
+	n = snprintf(e->err, e->errlen, "%s:%d: %s", e->path, line, e->within ? e->within : "");
 	if (n < 0 || (size_t)n >= e->errlen)
 		return -1;
 	vsnprintf(e->err + n, e->errlen - n, fmt, ap);

@@ -14,9 +14,10 @@ struct lg_err {
 	const char *path;
 	char *err;
 	size_t errlen;
+	const char *within;	/* NULL, or said before what: a line that stands for another */
 };
 
-/* "path:line: what" into e->err; always -1, so a parser returns it. */
+/* "path:line: [within]what" into e->err; always -1, so a parser returns it. */
 __attribute__((format(printf, 3, 4)))
 int lg_fail(const struct lg_err *e, int line, const char *fmt, ...);
 __attribute__((format(printf, 3, 0)))

@@ -14,9 +14,25 @@
 #include "kseries.h"
 #include "linegrammar.h"
 
+/* block NAME PARAM... / end: lines kept to be parsed as steps at each use. */
+#define BLOCK_MAX	16
+#define BLOCK_PARAMS	16
+#define BLOCK_LINES	128
+
+struct block {
+	char name[SCN_ID_MAX + 1];
+	int line;
+	int nparams, nbody;
+	char param[BLOCK_PARAMS][SCN_ID_MAX + 1];
+	const char *body[BLOCK_LINES];	/* into the parser's copy of the file */
+	int body_line[BLOCK_LINES];
+};
+
 struct pctx {
 	struct lg_err e;
 	int line;
+	struct block *blocks, *open;	/* open: its body is being read */
+	int nblocks;
 };
 
 static int fail(struct pctx *c, const char *fmt, ...)
@@ -454,6 +470,183 @@ static int parse_needs(struct pctx *c, struct scenario *s, char *rest)
 	return 0;
 }
 
+/* A block's parameter: a lowercase letter, then a-z, 0-9, _ (${NAME}s are uppercase). */
+static bool param_name(const char *w)
+{
+	if (!islower((unsigned char)w[0]) || strlen(w) > SCN_ID_MAX)
+		return false;
+	for (; *w; w++)
+		if (!islower((unsigned char)*w) && !isdigit((unsigned char)*w) && *w != '_')
+			return false;
+	return true;
+}
+
+static bool first_word_is(const char *line, const char *kw)
+{
+	size_t n = strlen(kw);
+
+	return !strncmp(line, kw, n) && (!line[n] || isspace((unsigned char)line[n]));
+}
+
+/* "block NAME PARAM...": the lines up to "end" are its body. */
+static int open_block(struct pctx *c, char *rest)
+{
+	struct block *b;
+	char *w = lg_word(&rest);
+
+	if (c->nblocks == BLOCK_MAX)
+		return fail(c, "more than %d blocks", BLOCK_MAX);
+	b = &c->blocks[c->nblocks];
+	memset(b, 0, sizeof(*b));
+	if (copy_name(c, b->name, sizeof(b->name), w, "block name"))
+		return -1;
+	for (int i = 0; i < c->nblocks; i++)
+		if (!strcmp(c->blocks[i].name, b->name))
+			return fail(c, "a second block '%s' (the first is at line %d)", b->name, c->blocks[i].line);
+	while ((w = lg_word(&rest))) {
+		if (!param_name(w))
+			return fail(c, "parameter '%s' of block '%s' is not a lowercase letter and then a-z, 0-9, _ (at most %d)",
+				    w, b->name, SCN_ID_MAX);
+		for (int i = 0; i < b->nparams; i++)
+			if (!strcmp(b->param[i], w))
+				return fail(c, "parameter '%s' twice in block '%s'", w, b->name);
+		if (b->nparams == BLOCK_PARAMS)
+			return fail(c, "block '%s' has more than %d parameters", b->name, BLOCK_PARAMS);
+		strcpy(b->param[b->nparams++], w);
+	}
+	b->line = c->line;
+	c->nblocks++;
+	c->open = b;
+	return 0;
+}
+
+/*
+ * text with each ${PARAM} of b replaced by its value (values NULL: by
+ * nothing, used marks the parameters seen); any other ${NAME} stays for
+ * scenario_expand. A lowercase ${name} that is no parameter is an error.
+ */
+static char *bind(struct pctx *c, const struct block *b, const char *text, char *const *values,
+		  bool *used)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	if (!f) {
+		fail(c, "out of memory");
+		return NULL;
+	}
+	for (const char *p = text; *p;) {
+		const char *end = p[0] == '$' && p[1] == '{' ? strchr(p + 2, '}') : NULL;
+		int k = -1;
+
+		for (k = end ? b->nparams - 1 : -1; k >= 0; k--)
+			if (strlen(b->param[k]) == (size_t)(end - p - 2) && !strncmp(p + 2, b->param[k], end - p - 2))
+				break;
+		if (end && k < 0 && islower((unsigned char)p[2])) {
+			fclose(f);
+			free(out);
+			fail(c, "'%.*s' is no parameter of block '%s'", (int)(end - p + 1), p, b->name);
+			return NULL;
+		}
+		if (k < 0) {
+			fputc(*p++, f);
+			continue;
+		}
+		if (used)
+			used[k] = true;
+		fputs(values ? values[k] : "", f);
+		p = end + 1;
+	}
+	if (fclose(f)) {
+		free(out);
+		fail(c, "out of memory");
+		return NULL;
+	}
+	return out;
+}
+
+/* A line inside an open block: kept for its uses, or "end". */
+static int block_line(struct pctx *c, char *line)
+{
+	struct block *b = c->open;
+	bool used[BLOCK_PARAMS] = { false };
+	int at = c->line;
+
+	if (first_word_is(line, "block") || first_word_is(line, "use"))
+		return fail(c, "'%.*s' inside block '%s' (line %d): a block holds steps only",
+			    (int)strcspn(line, " \t"), line, b->name, b->line);
+	if (!first_word_is(line, "end")) {
+		if (b->nbody == BLOCK_LINES)
+			return fail(c, "block '%s' has more than %d lines", b->name, BLOCK_LINES);
+		b->body[b->nbody] = line;
+		b->body_line[b->nbody++] = c->line;
+		return 0;
+	}
+	if (strcmp(line, "end"))
+		return fail(c, "'end' takes nothing after it");
+	if (!b->nbody)
+		return fail(c, "block '%s' has no steps", b->name);
+	for (int i = 0; i < b->nbody; i++) {
+		char *x;
+
+		c->line = b->body_line[i];
+		x = bind(c, b, b->body[i], NULL, used);
+		free(x);
+		if (!x)
+			return -1;
+	}
+	c->line = b->line;
+	for (int i = 0; i < b->nparams; i++)
+		if (!used[i])
+			return fail(c, "parameter '%s' of block '%s' is never used in it", b->param[i], b->name);
+	c->line = at;
+	c->open = NULL;
+	return 0;
+}
+
+/* "use NAME VALUE...": the block's steps here, each parameter its value. */
+static int use_block(struct pctx *c, struct scenario *s, char *rest)
+{
+	char *w = lg_word(&rest), *values[BLOCK_PARAMS], params[BLOCK_PARAMS * (SCN_ID_MAX + 1)] = "";
+	char within[SCN_ID_MAX + 64];
+	const struct block *b = NULL;
+	int n = 0, ret = 0;
+
+	if (!w)
+		return fail(c, "'use' needs a block name");
+	for (int i = 0; i < c->nblocks; i++)
+		if (!strcmp(c->blocks[i].name, w))
+			b = &c->blocks[i];
+	if (!b)
+		return fail(c, "no block '%s' before this line", w);
+	while ((w = lg_word(&rest))) {
+		if (n < BLOCK_PARAMS)
+			values[n] = w;
+		n++;
+	}
+	if (n != b->nparams) {
+		for (int i = 0; i < b->nparams; i++)
+			strcat(strcat(params, i ? " " : ""), b->param[i]);
+		return fail(c, "block '%s' takes %d value%s (%s), not %d", b->name, b->nparams,
+			    b->nparams == 1 ? "" : "s", params, n);
+	}
+	for (int i = 0; i < b->nbody && !ret; i++) {
+		char *text = bind(c, b, b->body[i], values, NULL), *words = text, *kw;
+
+		if (!text)
+			return -1;
+		/* an error in a step of the block: at this line, naming the block's */
+		snprintf(within, sizeof(within), "block '%s' line %d: ", b->name, b->body_line[i]);
+		c->e.within = within;
+		kw = lg_word(&words);
+		ret = parse_step(c, s, kw, words) || check_vars(c, &s->steps[s->nsteps - 1]) ? -1 : 0;
+		c->e.within = NULL;
+		free(text);
+	}
+	return ret;
+}
+
 /* What the whole file must have once every line is read. */
 static int check_whole(struct pctx *c, const struct scenario *s)
 {
@@ -496,6 +689,12 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 	} else {
 		buf = read_scenario(&c, err, errlen);
 	}
+	c.blocks = buf ? calloc(BLOCK_MAX, sizeof(*c.blocks)) : NULL;
+	if (buf && !c.blocks) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		free(buf);
+		buf = NULL;
+	}
 	if (!buf)
 		return -1;
 	c.line = 0;
@@ -510,6 +709,11 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 		rest = lg_trim(line);
 		if (!*rest || *rest == '#')
 			continue;
+		if (c.open) {
+			if (block_line(&c, rest))
+				goto out;
+			continue;
+		}
 		kw = lg_word(&rest);
 		if (strcmp(kw, "summary") == 0) {
 			rest = lg_trim(rest);
@@ -547,15 +751,30 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 			has_timeout = true;
 			if (parse_seconds(&c, lg_word(&rest), &s->timeout, "timeout"))
 				goto out;
+		} else if (strcmp(kw, "block") == 0) {
+			if (open_block(&c, rest))
+				goto out;
+		} else if (strcmp(kw, "end") == 0) {
+			fail(&c, "'end' without a 'block'");
+			goto out;
+		} else if (strcmp(kw, "use") == 0) {
+			if (use_block(&c, s, rest))
+				goto out;
 		} else if (parse_step(&c, s, kw, rest) ||
 			   check_vars(&c, &s->steps[s->nsteps - 1])) {
 			goto out;
 		}
 	}
+	if (c.open) {
+		c.line = c.open->line;
+		fail(&c, "block '%s' has no 'end'", c.open->name);
+		goto out;
+	}
 	if (check_whole(&c, s))
 		goto out;
 	ret = 0;
 out:
+	free(c.blocks);
 	free(buf);
 	if (ret)
 		scenario_free(s);
