@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Which tests a series can reach: see reach.h. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -260,10 +259,10 @@ static bool scenario_needs(const char *scn_dir, const char *name, char *out, siz
 	struct scenario *s;
 	bool ok = false;
 
-	if (!runner_is_scenario_name(name) || strchr(name, '/'))
+	if (strchr(name, '/'))
 		return false;
 	snprintf(path, sizeof(path), "%s/%s", scn_dir, name);
-	if (!file_exists(path))
+	if (!file_exists(path) || !runner_is_scenario(scn_dir, name))
 		return false;
 	s = calloc(1, sizeof(*s));
 	if (s && !scenario_parse(path, NULL, s, err, sizeof(err))) {
@@ -732,10 +731,8 @@ int rc_candidates(const char *scn_dir, const char *only, bool selftests, char **
 	/* the last, selftests, only when the series carries them */
 	static const char *const fixed[] = { "kernel-suite", "agent-guest", "verifier-cost", "selftests" };
 	const size_t nfixed = ARRAY_SIZE(fixed) - !selftests;
-	DIR *d;
-	struct dirent *de;
-	char **v;
-	int k = 0, cap = 64;
+	char **v, *scn[256];
+	int k = 0, cap = 64, ns;
 
 	*n = 0;
 	if (only) {
@@ -750,28 +747,25 @@ int rc_candidates(const char *scn_dir, const char *only, bool selftests, char **
 		*n = k;
 		return ok ? 0 : -1;
 	}
-	d = opendir(scn_dir);
 	*names = v = calloc(cap, sizeof(*v));
-	if (!d || !v) {
-		if (d)
-			closedir(d);
+	ns = v ? runner_scenario_names(scn_dir, scn, ARRAY_SIZE(scn)) : -1;
+	if (ns < 0)
 		return -1;
-	}
 	for (size_t i = 0; i < nfixed; i++)
 		v[k++] = strdup(fixed[i]);
-	while ((de = readdir(d))) {
-		if (!runner_is_scenario_name(de->d_name))
-			continue;
+	for (int i = 0; i < ns; i++) {
 		if (k + 1 >= cap) {
 			char **nv = realloc(v, (cap *= 2) * sizeof(*nv));
 
-			if (!nv)
+			if (!nv) {
+				while (i < ns)
+					free(scn[i++]);
 				break;
+			}
 			*names = v = nv;
 		}
-		v[k++] = strdup(de->d_name);
+		v[k++] = scn[i];
 	}
-	closedir(d);
 	for (int i = 0; i < k; i++)
 		if (!v[i])
 			return -1;

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "topo_svg.h"
+
 
 /* The most of one run file (a step's output, a console) a page reads. */
 #define LAB_PAGE_FILE_MAX (32u << 20)

@@ -123,6 +123,8 @@ static bool whole_file_error(struct lint *l)
  * or report's ID (so a wait or check on it is not a second error), with a
  * command or file that parses. NULL: blank the line.
  */
+static int keyword_line(const char *text, const char *kw);
+
 static char *stand_in(const char *line, size_t len)
 {
 	char buf[512], *w[4] = { NULL }, *save = NULL, *out = NULL;
@@ -162,6 +164,9 @@ static int parse_all(struct lint *l)
 		if (n < 1 || n > l->nlines || whole_file_error(l))
 			return -1;
 		line = line_at(l->text, n, &len);
+		/* a block's own line: blanked, its body would be read as steps */
+		if (line && keyword_line(line, "block") == 1)
+			return -1;
 		repl = line ? stand_in(line, len) : NULL;
 		if (repl) {
 			char m2[1024];

@@ -573,20 +573,43 @@ out_free:
 	return failed;
 }
 
-bool runner_is_scenario_name(const char *name)
-{
-	/* README.md, link-flap.jq and TEMPLATE (no lowercase letter) are not scenarios */
-	if (name[0] == '.' || strchr(name, '.'))
-		return false;
-	for (const char *p = name; *p; p++)
-		if (*p >= 'a' && *p <= 'z')
-			return true;
-	return false;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int runner_scenario_names(const char *dir, char **names, int max)
+{
+	char *argv[] = { "sh", BPFWIRE_SOURCE_ROOT "/scenarios/names.sh", (char *)dir, NULL };
+	static char out[64 * 1024];
+	int n = 0, r = run_cmd(argv, NULL, out, sizeof(out));
+
+	if (r) {
+		pr_warn("%s %s: %s", argv[1], dir, r < 0 ? errno_str(-r) : out);
+		return -1;
+	}
+	for (char *p = out, *nl; p && *p && n < max; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		names[n] = strndup(p, nl ? (size_t)(nl - p) : strlen(p));
+		if (!names[n])
+			break;
+		n++;
+	}
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	return n;
+}
+
+bool runner_is_scenario(const char *dir, const char *name)
+{
+	char *names[256];
+	int n = runner_scenario_names(dir, names, 256);
+	bool found = false;
+
+	for (int i = 0; i < n; i++) {
+		found = found || !strcmp(names[i], name);
+		free(names[i]);
+	}
+	return found;
 }
 
 int runner_list(FILE *f)
@@ -594,7 +617,6 @@ int runner_list(FILE *f)
 	const char *dir = runner_scenario_dir();
 	struct scenario *s = calloc(1, sizeof(*s));
 	char *names[256], path[PATH_MAX], err[512];
-	struct dirent *de;
 	int n = 0, bad = 0;
 	DIR *d = opendir(dir);
 
@@ -605,13 +627,12 @@ int runner_list(FILE *f)
 			closedir(d);
 		return LAB_FAIL;
 	}
-	while ((de = readdir(d)) && n < 256) {
-		if (!runner_is_scenario_name(de->d_name))
-			continue;
-		names[n++] = strdup(de->d_name);
-	}
 	closedir(d);
-	qsort(names, n, sizeof(names[0]), cmp_str);
+	n = runner_scenario_names(dir, names, 256);
+	if (n < 0) {
+		free(s);
+		return LAB_FAIL;
+	}
 	for (int i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (scenario_parse(path, NULL, s, err, sizeof(err))) {

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli/cmdline.h"
 #include "scenario.h"
 #include "steps.h"
 #include "topo/topology.h"
@@ -45,8 +46,14 @@ void runner_topology_path(const struct scenario *s, char *path, size_t len);
  * 2 usage, 77 not applicable to the kernel's series (or its kernel unbuilt).
  */
 int runner_run(const char *name, const struct runner_opts *o);
-/* A file in the scenarios folder that is a scenario to run: no dot, a lowercase letter. */
-bool runner_is_scenario_name(const char *name);
+/*
+ * The scenarios in dir, sorted: at most max malloc'd names into names; how
+ * many, or -1 (said). scenarios/names.sh decides which files are, the one
+ * rule: meson's list of scenario tests runs it too.
+ */
+int runner_scenario_names(const char *dir, char **names, int max);
+/* Is name one of runner_scenario_names(dir)? */
+bool runner_is_scenario(const char *dir, const char *name);
 /* Print every shipped scenario with its summary line. */
 int runner_list(FILE *f);
 

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "errnames.h"
 #include "scenario.h"
+#include "topo/linegrammar.h"
 #include "vm/kseries.h"
 #include "vm/util.h"
 #include <ctype.h>
@@ -12,55 +13,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct pctx {
-	const char *path;
+/* block NAME PARAM... / end: lines kept to be parsed as steps at each use. */
+#define BLOCK_MAX	16
+#define BLOCK_PARAMS	16
+#define BLOCK_LINES	128
+
+struct block {
+	char name[SCN_ID_MAX + 1];
 	int line;
-	char *err;
-	size_t errlen;
+	int nparams, nbody;
+	char param[BLOCK_PARAMS][SCN_ID_MAX + 1];
+	const char *body[BLOCK_LINES];	/* into the parser's copy of the file */
+	int body_line[BLOCK_LINES];
+};
+
+struct pctx {
+	struct lg_err e;
+	int line;
+	struct block *blocks, *open;	/* open: its body is being read */
+	int nblocks;
 };
 
 static int fail(struct pctx *c, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	n = snprintf(c->err, c->errlen, "%s:%d: ", c->path, c->line);
-	if (n < 0 || (size_t)n >= c->errlen)
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+	lg_vfail(&c->e, c->line, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-/* Next whitespace-separated word of *p, NUL-terminated in place. */
-static char *word(char **p)
-{
-	char *s = *p, *w;
-
-	while (*s && isspace((unsigned char)*s))
-		s++;
-	if (!*s)
-		return NULL;
-	w = s;
-	while (*s && !isspace((unsigned char)*s))
-		s++;
-	if (*s)
-		*s++ = '\0';
-	*p = s;
-	return w;
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (*s && isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
 }
 
 static int copy_name(struct pctx *c, char *dst, size_t len, const char *src,
@@ -110,11 +91,11 @@ static int parse_code(struct pctx *c, const char *s, int *out);
 /* "expect N" or "expect signal N" */
 static int parse_expect(struct pctx *c, char **rest, struct scn_step *st)
 {
-	char *w = word(rest);
+	char *w = lg_word(rest);
 
 	st->has_expect = true;
 	if (w && strcmp(w, "signal") == 0) {
-		if (parse_code(c, word(rest), &st->expect_signal))
+		if (parse_code(c, lg_word(rest), &st->expect_signal))
 			return -1;
 		if (st->expect_signal < 1 || st->expect_signal > 64)
 			return fail(c, "signal %d is not in 1..64", st->expect_signal);
@@ -149,7 +130,7 @@ static int parse_command(struct pctx *c, char *rest, struct scn_step *st)
 	if (!sep)
 		return fail(c, "%s needs '-- COMMAND'", scenario_op_name(st->op));
 	*sep = '\0';
-	while ((w = word(&rest))) {
+	while ((w = lg_word(&rest))) {
 		if (strcmp(w, "expect") == 0 && st->op == SCN_EXEC) {
 			if (parse_expect(c, &rest, st))
 				return -1;
@@ -157,7 +138,7 @@ static int parse_command(struct pctx *c, char *rest, struct scn_step *st)
 			return fail(c, "unexpected '%s' before '--'", w);
 		}
 	}
-	w = trim(sep + 2);
+	w = lg_trim(sep + 2);
 	if (!*w)
 		return fail(c, "empty command after '--'");
 	st->text = strdup(w);
@@ -219,7 +200,7 @@ static int parse_check(struct pctx *c, struct scenario *s, struct scn_step *st, 
 	int n[2] = { 0, 0 }, k2 = 0;
 	size_t k;
 
-	while ((w = word(&rest))) {
+	while ((w = lg_word(&rest))) {
 		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
 			if (strcmp(w, ops[k]) == 0)
 				break;
@@ -270,14 +251,14 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 
 	if (strcmp(kw, "exec") == 0) {
 		st->op = SCN_EXEC;
-		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+		if (copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host"))
 			return -1;
 		if (parse_command(c, rest, st))
 			return -1;
 	} else if (strcmp(kw, "spawn") == 0) {
 		st->op = SCN_SPAWN;
-		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "spawn id") ||
-		    copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+		if (copy_name(c, st->id, sizeof(st->id), lg_word(&rest), "spawn id") ||
+		    copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host"))
 			return -1;
 		if (id_taken(s, st->op, st->id))
 			return fail(c, "id '%s' is already used", st->id);
@@ -285,17 +266,17 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 			return -1;
 	} else if (strcmp(kw, "wait") == 0) {
 		st->op = SCN_WAIT;
-		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "spawn id"))
+		if (copy_name(c, st->id, sizeof(st->id), lg_word(&rest), "spawn id"))
 			return -1;
 		if (!find_spawn(s, st->id))
 			return fail(c, "wait for '%s', which no earlier spawn started", st->id);
 		st->seconds = SCN_DEFAULT_WAIT;
-		while ((w = word(&rest))) {
+		while ((w = lg_word(&rest))) {
 			if (strcmp(w, "expect") == 0) {
 				if (parse_expect(c, &rest, st))
 					return -1;
 			} else if (strcmp(w, "timeout") == 0) {
-				if (parse_seconds(c, word(&rest), &st->seconds, "timeout"))
+				if (parse_seconds(c, lg_word(&rest), &st->seconds, "timeout"))
 					return -1;
 			} else {
 				return fail(c, "unknown wait option '%s'", w);
@@ -303,57 +284,57 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 		}
 	} else if (strcmp(kw, "link") == 0) {
 		st->op = SCN_LINK;
-		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
-		    copy_name(c, st->iface, sizeof(st->iface), word(&rest), "interface"))
+		if (copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host") ||
+		    copy_name(c, st->iface, sizeof(st->iface), lg_word(&rest), "interface"))
 			return -1;
-		w = word(&rest);
+		w = lg_word(&rest);
 		if (!w || (strcmp(w, "up") && strcmp(w, "down")))
 			return fail(c, "link needs 'up' or 'down'");
 		st->up = strcmp(w, "up") == 0;
-		w = word(&rest);
+		w = lg_word(&rest);
 		if (w && strcmp(w, "bridge") == 0)
 			st->bridge = true;
 		else if (w)
 			return fail(c, "unknown link option '%s'", w);
 	} else if (strcmp(kw, "netem") == 0) {
 		st->op = SCN_NETEM;
-		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
-		    copy_name(c, st->iface, sizeof(st->iface), word(&rest), "interface"))
+		if (copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host") ||
+		    copy_name(c, st->iface, sizeof(st->iface), lg_word(&rest), "interface"))
 			return -1;
-		rest = trim(rest);
+		rest = lg_trim(rest);
 		if (!*rest)
 			return fail(c, "netem needs arguments (e.g. 'loss 5%%' or 'off')");
 		st->text = strdup(rest);
 	} else if (strcmp(kw, "tapstats") == 0) {
 		st->op = SCN_TAPSTATS;
-		if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
-		    copy_name(c, st->iface, sizeof(st->iface), word(&rest), "interface"))
+		if (copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host") ||
+		    copy_name(c, st->iface, sizeof(st->iface), lg_word(&rest), "interface"))
 			return -1;
-		w = word(&rest);
-		if (!w || word(&rest))
+		w = lg_word(&rest);
+		if (!w || lg_word(&rest))
 			return fail(c, "tapstats needs one file in the host's results share");
 		if (share_file(c, st, w, "tapstats"))
 			return -1;
 	} else if (strcmp(kw, "sleep") == 0) {
 		st->op = SCN_SLEEP;
-		if (parse_seconds(c, word(&rest), &st->seconds, "sleep"))
+		if (parse_seconds(c, lg_word(&rest), &st->seconds, "sleep"))
 			return -1;
-		w = word(&rest);
+		w = lg_word(&rest);
 		if (w && strcmp(w, "until") == 0) {
-			if (copy_name(c, st->host, sizeof(st->host), word(&rest), "host") ||
-			    share_file(c, st, word(&rest), "sleep until"))
+			if (copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host") ||
+			    share_file(c, st, lg_word(&rest), "sleep until"))
 				return -1;
 		} else if (w) {
 			return fail(c, "unexpected '%s' at end of line", w);
 		}
 	} else if (strcmp(kw, "report") == 0 || strcmp(kw, "stats") == 0) {
 		st->op = kw[0] == 'r' ? SCN_REPORT : SCN_STATS;
-		if (copy_name(c, st->id, sizeof(st->id), word(&rest), "id") ||
-		    copy_name(c, st->host, sizeof(st->host), word(&rest), "host"))
+		if (copy_name(c, st->id, sizeof(st->id), lg_word(&rest), "id") ||
+		    copy_name(c, st->host, sizeof(st->host), lg_word(&rest), "host"))
 			return -1;
 		if (id_taken(s, st->op, st->id))
 			return fail(c, "id '%s' is already used", st->id);
-		if (share_file(c, st, word(&rest), kw))
+		if (share_file(c, st, lg_word(&rest), kw))
 			return -1;
 	} else if (strcmp(kw, "check") == 0) {
 		st->op = SCN_CHECK;
@@ -363,7 +344,7 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 		return fail(c, "unknown keyword '%s'", kw);
 	}
 	if ((st->op == SCN_LINK || st->op == SCN_SLEEP || st->op == SCN_WAIT ||
-	     st->op == SCN_REPORT || st->op == SCN_STATS) && (w = word(&rest)))
+	     st->op == SCN_REPORT || st->op == SCN_STATS) && (w = lg_word(&rest)))
 		return fail(c, "unexpected '%s' at end of line", w);
 	s->nsteps++;
 	return 0;
@@ -395,12 +376,12 @@ static int check_vars(struct pctx *c, const struct scn_step *st)
 /* The whole file, refusing a NUL byte (a line would silently end there). */
 static char *read_scenario(struct pctx *c, char *err, size_t errlen)
 {
-	FILE *f = fopen(c->path, "r");
+	FILE *f = fopen(c->e.path, "r");
 	size_t len = 0, cap = 0, n;
 	char *buf = NULL, *nul, *tmp;
 
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", c->path, errno_str(errno));
+		snprintf(err, errlen, "%s: %s", c->e.path, errno_str(errno));
 		return NULL;
 	}
 	do {
@@ -408,7 +389,7 @@ static char *read_scenario(struct pctx *c, char *err, size_t errlen)
 			cap = cap ? 2 * cap : 8192;
 			tmp = realloc(buf, cap);
 			if (!tmp) {
-				snprintf(err, errlen, "%s: out of memory", c->path);
+				snprintf(err, errlen, "%s: out of memory", c->e.path);
 				goto fail;
 			}
 			buf = tmp;
@@ -417,7 +398,7 @@ static char *read_scenario(struct pctx *c, char *err, size_t errlen)
 		len += n;
 	} while (n);
 	if (ferror(f)) {
-		snprintf(err, errlen, "%s: %s", c->path, errno_str(errno));
+		snprintf(err, errlen, "%s: %s", c->e.path, errno_str(errno));
 		goto fail;
 	}
 	buf[len] = '\0';
@@ -444,7 +425,7 @@ static int parse_series(struct pctx *c, struct scenario *s, char *rest)
 
 	if (s->series)
 		return fail(c, "a second 'series'");
-	while ((w = word(&rest))) {
+	while ((w = lg_word(&rest))) {
 		unsigned one = kseries_parse(w);
 
 		if (!one)
@@ -470,7 +451,7 @@ static int parse_needs(struct pctx *c, struct scenario *s, char *rest)
 	if (s->needs)
 		return fail(c, "a second 'needs'");
 	s->needs = SCN_NEEDS_STATED;
-	while ((w = word(&rest))) {
+	while ((w = lg_word(&rest))) {
 		unsigned one = !strcmp(w, "ksock") ? SCN_NEEDS_KSOCK :
 			       !strcmp(w, "netpoll") ? SCN_NEEDS_NETPOLL : 0;
 
@@ -486,6 +467,183 @@ static int parse_needs(struct pctx *c, struct scenario *s, char *rest)
 	if (none == any)
 		return fail(c, "'needs' takes ksock, netpoll, both, or none alone");
 	return 0;
+}
+
+/* A block's parameter: a lowercase letter, then a-z, 0-9, _ (${NAME}s are uppercase). */
+static bool param_name(const char *w)
+{
+	if (!islower((unsigned char)w[0]) || strlen(w) > SCN_ID_MAX)
+		return false;
+	for (; *w; w++)
+		if (!islower((unsigned char)*w) && !isdigit((unsigned char)*w) && *w != '_')
+			return false;
+	return true;
+}
+
+static bool first_word_is(const char *line, const char *kw)
+{
+	size_t n = strlen(kw);
+
+	return !strncmp(line, kw, n) && (!line[n] || isspace((unsigned char)line[n]));
+}
+
+/* "block NAME PARAM...": the lines up to "end" are its body. */
+static int open_block(struct pctx *c, char *rest)
+{
+	struct block *b;
+	char *w = lg_word(&rest);
+
+	if (c->nblocks == BLOCK_MAX)
+		return fail(c, "more than %d blocks", BLOCK_MAX);
+	b = &c->blocks[c->nblocks];
+	memset(b, 0, sizeof(*b));
+	if (copy_name(c, b->name, sizeof(b->name), w, "block name"))
+		return -1;
+	for (int i = 0; i < c->nblocks; i++)
+		if (!strcmp(c->blocks[i].name, b->name))
+			return fail(c, "a second block '%s' (the first is at line %d)", b->name, c->blocks[i].line);
+	while ((w = lg_word(&rest))) {
+		if (!param_name(w))
+			return fail(c, "parameter '%s' of block '%s' is not a lowercase letter and then a-z, 0-9, _ (at most %d)",
+				    w, b->name, SCN_ID_MAX);
+		for (int i = 0; i < b->nparams; i++)
+			if (!strcmp(b->param[i], w))
+				return fail(c, "parameter '%s' twice in block '%s'", w, b->name);
+		if (b->nparams == BLOCK_PARAMS)
+			return fail(c, "block '%s' has more than %d parameters", b->name, BLOCK_PARAMS);
+		strcpy(b->param[b->nparams++], w);
+	}
+	b->line = c->line;
+	c->nblocks++;
+	c->open = b;
+	return 0;
+}
+
+/*
+ * text with each ${PARAM} of b replaced by its value (values NULL: by
+ * nothing, used marks the parameters seen); any other ${NAME} stays for
+ * scenario_expand. A lowercase ${name} that is no parameter is an error.
+ */
+static char *bind(struct pctx *c, const struct block *b, const char *text, char *const *values,
+		  bool *used)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	if (!f) {
+		fail(c, "out of memory");
+		return NULL;
+	}
+	for (const char *p = text; *p;) {
+		const char *end = p[0] == '$' && p[1] == '{' ? strchr(p + 2, '}') : NULL;
+		int k = -1;
+
+		for (k = end ? b->nparams - 1 : -1; k >= 0; k--)
+			if (strlen(b->param[k]) == (size_t)(end - p - 2) && !strncmp(p + 2, b->param[k], end - p - 2))
+				break;
+		if (end && k < 0 && islower((unsigned char)p[2])) {
+			fclose(f);
+			free(out);
+			fail(c, "'%.*s' is no parameter of block '%s'", (int)(end - p + 1), p, b->name);
+			return NULL;
+		}
+		if (k < 0) {
+			fputc(*p++, f);
+			continue;
+		}
+		if (used)
+			used[k] = true;
+		fputs(values ? values[k] : "", f);
+		p = end + 1;
+	}
+	if (fclose(f)) {
+		free(out);
+		fail(c, "out of memory");
+		return NULL;
+	}
+	return out;
+}
+
+/* A line inside an open block: kept for its uses, or "end". */
+static int block_line(struct pctx *c, char *line)
+{
+	struct block *b = c->open;
+	bool used[BLOCK_PARAMS] = { false };
+	int at = c->line;
+
+	if (first_word_is(line, "block") || first_word_is(line, "use"))
+		return fail(c, "'%.*s' inside block '%s' (line %d): a block holds steps only",
+			    (int)strcspn(line, " \t"), line, b->name, b->line);
+	if (!first_word_is(line, "end")) {
+		if (b->nbody == BLOCK_LINES)
+			return fail(c, "block '%s' has more than %d lines", b->name, BLOCK_LINES);
+		b->body[b->nbody] = line;
+		b->body_line[b->nbody++] = c->line;
+		return 0;
+	}
+	if (strcmp(line, "end"))
+		return fail(c, "'end' takes nothing after it");
+	if (!b->nbody)
+		return fail(c, "block '%s' has no steps", b->name);
+	for (int i = 0; i < b->nbody; i++) {
+		char *x;
+
+		c->line = b->body_line[i];
+		x = bind(c, b, b->body[i], NULL, used);
+		free(x);
+		if (!x)
+			return -1;
+	}
+	c->line = b->line;
+	for (int i = 0; i < b->nparams; i++)
+		if (!used[i])
+			return fail(c, "parameter '%s' of block '%s' is never used in it", b->param[i], b->name);
+	c->line = at;
+	c->open = NULL;
+	return 0;
+}
+
+/* "use NAME VALUE...": the block's steps here, each parameter its value. */
+static int use_block(struct pctx *c, struct scenario *s, char *rest)
+{
+	char *w = lg_word(&rest), *values[BLOCK_PARAMS], params[BLOCK_PARAMS * (SCN_ID_MAX + 1)] = "";
+	char within[SCN_ID_MAX + 64];
+	const struct block *b = NULL;
+	int n = 0, ret = 0;
+
+	if (!w)
+		return fail(c, "'use' needs a block name");
+	for (int i = 0; i < c->nblocks; i++)
+		if (!strcmp(c->blocks[i].name, w))
+			b = &c->blocks[i];
+	if (!b)
+		return fail(c, "no block '%s' before this line", w);
+	while ((w = lg_word(&rest))) {
+		if (n < BLOCK_PARAMS)
+			values[n] = w;
+		n++;
+	}
+	if (n != b->nparams) {
+		for (int i = 0; i < b->nparams; i++)
+			strcat(strcat(params, i ? " " : ""), b->param[i]);
+		return fail(c, "block '%s' takes %d value%s (%s), not %d", b->name, b->nparams,
+			    b->nparams == 1 ? "" : "s", params, n);
+	}
+	for (int i = 0; i < b->nbody && !ret; i++) {
+		char *text = bind(c, b, b->body[i], values, NULL), *words = text, *kw;
+
+		if (!text)
+			return -1;
+		/* an error in a step of the block: at this line, naming the block's */
+		snprintf(within, sizeof(within), "block '%s' line %d: ", b->name, b->body_line[i]);
+		c->e.within = within;
+		kw = lg_word(&words);
+		ret = parse_step(c, s, kw, words) || check_vars(c, &s->steps[s->nsteps - 1]) ? -1 : 0;
+		c->e.within = NULL;
+		free(text);
+	}
+	return ret;
 }
 
 /* What the whole file must have once every line is read. */
@@ -510,7 +668,7 @@ static int check_whole(struct pctx *c, const struct scenario *s)
 int scenario_parse(const char *path, const char *text, struct scenario *s,
 		   char *err, size_t errlen)
 {
-	struct pctx c = { .path = path, .err = err, .errlen = errlen };
+	struct pctx c = { .e = { .path = path, .err = err, .errlen = errlen } };
 	char *buf = NULL, *line, *next, *base;
 	bool has_timeout = false;
 	int ret = -1;
@@ -530,6 +688,12 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 	} else {
 		buf = read_scenario(&c, err, errlen);
 	}
+	c.blocks = buf ? calloc(BLOCK_MAX, sizeof(*c.blocks)) : NULL;
+	if (buf && !c.blocks) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		free(buf);
+		buf = NULL;
+	}
 	if (!buf)
 		return -1;
 	c.line = 0;
@@ -541,12 +705,17 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 		if (next)
 			*next++ = '\0';
 		c.line++;
-		rest = trim(line);
+		rest = lg_trim(line);
 		if (!*rest || *rest == '#')
 			continue;
-		kw = word(&rest);
+		if (c.open) {
+			if (block_line(&c, rest))
+				goto out;
+			continue;
+		}
+		kw = lg_word(&rest);
 		if (strcmp(kw, "summary") == 0) {
-			rest = trim(rest);
+			rest = lg_trim(rest);
 			if (!*rest) {
 				fail(&c, "'summary' needs a line of text");
 				goto out;
@@ -565,7 +734,7 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 				fail(&c, "a second 'topology'");
 				goto out;
 			}
-			if (copy_name(&c, s->topology, sizeof(s->topology), word(&rest), "topology"))
+			if (copy_name(&c, s->topology, sizeof(s->topology), lg_word(&rest), "topology"))
 				goto out;
 		} else if (strcmp(kw, "series") == 0) {
 			if (parse_series(&c, s, rest))
@@ -579,17 +748,32 @@ int scenario_parse(const char *path, const char *text, struct scenario *s,
 				goto out;
 			}
 			has_timeout = true;
-			if (parse_seconds(&c, word(&rest), &s->timeout, "timeout"))
+			if (parse_seconds(&c, lg_word(&rest), &s->timeout, "timeout"))
+				goto out;
+		} else if (strcmp(kw, "block") == 0) {
+			if (open_block(&c, rest))
+				goto out;
+		} else if (strcmp(kw, "end") == 0) {
+			fail(&c, "'end' without a 'block'");
+			goto out;
+		} else if (strcmp(kw, "use") == 0) {
+			if (use_block(&c, s, rest))
 				goto out;
 		} else if (parse_step(&c, s, kw, rest) ||
 			   check_vars(&c, &s->steps[s->nsteps - 1])) {
 			goto out;
 		}
 	}
+	if (c.open) {
+		c.line = c.open->line;
+		fail(&c, "block '%s' has no 'end'", c.open->name);
+		goto out;
+	}
 	if (check_whole(&c, s))
 		goto out;
 	ret = 0;
 out:
+	free(c.blocks);
 	free(buf);
 	if (ret)
 		scenario_free(s);

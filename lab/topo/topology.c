@@ -3,31 +3,18 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "errnames.h"
-#include "log.h"
-#include "topo_parser.h"
+#include "linegrammar.h"
 #include "topo_prefix.h"
 #include "topo_remote.h"
+#include "topo_validate.h"
 #include "topology.h"
 
-int fail(struct parser *p, int line, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	n = snprintf(p->err, p->errlen, "%s:%d: ", p->path, line);
-	if (n < 0 || (size_t)n >= p->errlen)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(p->err + n, p->errlen - n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#define MAX_TOKENS 16
 
 static bool valid_name(const char *s, size_t max)
 {
@@ -49,50 +36,6 @@ static bool valid_token(const char *s, const char *extra)
 		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
 			return false;
 	return true;
-}
-
-static const char *const model_names[] = { "virtio-net", "e1000", "e1000e" };
-static const char *const model_qemu[] = { "virtio-net-pci", "e1000", "e1000e" };
-
-const char *topo_model_name(enum nic_model m) { return model_names[m]; }
-const char *topo_model_qemu(enum nic_model m) { return model_qemu[m]; }
-
-const struct topo_host *topo_host(const struct topology *t, const char *name)
-{
-	for (int i = 0; i < t->nhosts; i++)
-		if (!strcmp(t->hosts[i].name, name))
-			return &t->hosts[i];
-	return NULL;
-}
-
-/* bpfwire-lab up --icount NAME: that guest boots as if its topology said
- * `icount on`. A remote host has no QEMU to give it to. */
-int topo_set_icount(struct topology *t, const char *name)
-{
-	const struct topo_host *h = topo_host(t, name);
-
-	if (!h || h->remote.on) {
-		pr_warn("--icount %s: no guest of that name in %s", name, t->path);
-		return -1;
-	}
-	t->hosts[h - t->hosts].icount = true;
-	return 0;
-}
-
-int topo_nic_index(const struct topo_host *h, const char *ifname)
-{
-	for (int i = 0; i < h->nnics; i++)
-		if (!strcmp(h->nics[i].ifname, ifname))
-			return i;
-	return -1;
-}
-
-int topo_segment_index(const struct topology *t, const char *name)
-{
-	for (int i = 0; i < t->nsegments; i++)
-		if (!strcmp(t->segments[i].name, name))
-			return i;
-	return -1;
 }
 
 static bool parse_onoff(const char *s, bool *out)
@@ -118,26 +61,26 @@ static int parse_segment_key(struct parser *p, char **tok, int n)
 		struct topo_prefix *dst = fam == AF_INET ? &s->v4 : &s->v6;
 
 		if (n != 2)
-			return fail(p, p->line, "'%s' takes one prefix", tok[0]);
+			return lg_fail(&p->e, p->line, "'%s' takes one prefix", tok[0]);
 		if (prefix_parse(tok[1], &pf) || pf.family != fam || pf.plen < 0)
-			return fail(p, p->line, "bad %s prefix '%s'", tok[0], tok[1]);
+			return lg_fail(&p->e, p->line, "bad %s prefix '%s'", tok[0], tok[1]);
 		if (!prefix_host_zero(&pf))
-			return fail(p, p->line, "prefix '%s' has host bits set", tok[1]);
+			return lg_fail(&p->e, p->line, "prefix '%s' has host bits set", tok[1]);
 		if (!prefix_documentation(&pf))
-			return fail(p, p->line, "prefix '%s' is not inside a documentation prefix (192.0.2.0/24, 198.51.100.0/24, 2001:db8::/32)", tok[1]);
+			return lg_fail(&p->e, p->line, "prefix '%s' is not inside a documentation prefix (192.0.2.0/24, 198.51.100.0/24, 2001:db8::/32)", tok[1]);
 		if (fam == AF_INET && pf.plen > 30)
-			return fail(p, p->line, "prefix '%s' is too small for a segment", tok[1]);
+			return lg_fail(&p->e, p->line, "prefix '%s' is too small for a segment", tok[1]);
 		if (dst->family)
-			return fail(p, p->line, "segment '%s' already has an %s prefix", s->name, tok[0]);
+			return lg_fail(&p->e, p->line, "segment '%s' already has an %s prefix", s->name, tok[0]);
 		*dst = pf;
 		return 0;
 	}
 	if (!strcmp(tok[0], "dhcp")) {
 		if (n != 2 || !parse_onoff(tok[1], &s->dhcp))
-			return fail(p, p->line, "'dhcp' takes on or off");
+			return lg_fail(&p->e, p->line, "'dhcp' takes on or off");
 		return 0;
 	}
-	return fail(p, p->line, "unknown key '%s' in segment '%s'", tok[0], s->name);
+	return lg_fail(&p->e, p->line, "unknown key '%s' in segment '%s'", tok[0], s->name);
 }
 
 static int parse_mac(const char *s, uint8_t mac[6])
@@ -160,7 +103,7 @@ static int host_memory(struct parser *p, int hi, char **tok, int n, const char *
 
 	(void)rest;
 	if (n != 2)
-		return fail(p, p->line, "'memory' takes one size");
+		return lg_fail(&p->e, p->line, "'memory' takes one size");
 	errno = 0;
 	v = strtoul(tok[1], &end, 10);
 	if (!strcmp(end, "G"))
@@ -168,7 +111,7 @@ static int host_memory(struct parser *p, int hi, char **tok, int n, const char *
 	else if (*end && strcmp(end, "M"))
 		end = NULL;
 	if (errno || !end || v < 64 || v > 4096)
-		return fail(p, p->line, "bad memory size '%s' (64M to 4G)", tok[1]);
+		return lg_fail(&p->e, p->line, "bad memory size '%s' (64M to 4G)", tok[1]);
 	h->memory_mib = (unsigned)v;
 	return 0;
 }
@@ -181,10 +124,10 @@ static int host_cpus(struct parser *p, int hi, char **tok, int n, const char *re
 
 	(void)rest;
 	if (n != 2)
-		return fail(p, p->line, "'cpus' takes one number");
+		return lg_fail(&p->e, p->line, "'cpus' takes one number");
 	v = strtoul(tok[1], &end, 10);
 	if (*end || v < 1 || v > 4)
-		return fail(p, p->line, "bad cpus '%s' (1 to 4)", tok[1]);
+		return lg_fail(&p->e, p->line, "bad cpus '%s' (1 to 4)", tok[1]);
 	h->cpus = (unsigned)v;
 	return 0;
 }
@@ -195,7 +138,7 @@ static int host_router(struct parser *p, int hi, char **tok, int n, const char *
 
 	(void)rest;
 	if (n != 2 || !parse_onoff(tok[1], &h->router))
-		return fail(p, p->line, "'router' takes on or off");
+		return lg_fail(&p->e, p->line, "'router' takes on or off");
 	return 0;
 }
 
@@ -205,7 +148,7 @@ static int host_icount(struct parser *p, int hi, char **tok, int n, const char *
 
 	(void)rest;
 	if (n != 2 || !parse_onoff(tok[1], &h->icount))
-		return fail(p, p->line, "'icount' takes on or off");
+		return lg_fail(&p->e, p->line, "'icount' takes on or off");
 	return 0;
 }
 
@@ -216,11 +159,11 @@ static int host_append(struct parser *p, int hi, char **tok, int n, const char *
 	(void)tok;
 	(void)n;
 	if (!rest || !*rest)
-		return fail(p, p->line, "'append' takes kernel parameters");
+		return lg_fail(&p->e, p->line, "'append' takes kernel parameters");
 	if (strlen(rest) >= sizeof(h->append))
-		return fail(p, p->line, "'append' is too long");
+		return lg_fail(&p->e, p->line, "'append' is too long");
 	if (!valid_token(rest, " ._-=,:/+"))
-		return fail(p, p->line, "'append' holds a character outside [A-Za-z0-9 ._-=,:/+]");
+		return lg_fail(&p->e, p->line, "'append' holds a character outside [A-Za-z0-9 ._-=,:/+]");
 	strcpy(h->append, rest);
 	return 0;
 }
@@ -232,13 +175,13 @@ static int host_nic(struct parser *p, int hi, char **tok, int n, const char *res
 
 	(void)rest;
 	if (n < 3 || (n - 3) % 2)
-		return fail(p, p->line, "usage: nic IFACE SEGMENT [model MODEL] [mac MAC]");
+		return lg_fail(&p->e, p->line, "usage: nic IFACE SEGMENT [model MODEL] [mac MAC]");
 	if (h->nnics == TOPO_MAX_NICS)
-		return fail(p, p->line, "too many NICs on host '%s' (at most %d)", h->name, TOPO_MAX_NICS);
+		return lg_fail(&p->e, p->line, "too many NICs on host '%s' (at most %d)", h->name, TOPO_MAX_NICS);
 	if (!valid_name(tok[1], TOPO_IFNAME_MAX))
-		return fail(p, p->line, "bad interface name '%s'", tok[1]);
+		return lg_fail(&p->e, p->line, "bad interface name '%s'", tok[1]);
 	if (topo_nic_index(h, tok[1]) >= 0)
-		return fail(p, p->line, "duplicate NIC '%s' on host '%s'", tok[1], h->name);
+		return lg_fail(&p->e, p->line, "duplicate NIC '%s' on host '%s'", tok[1], h->name);
 	nic = &h->nics[h->nnics];
 	memset(nic, 0, sizeof(*nic));
 	snprintf(nic->ifname, sizeof(nic->ifname), "%s", tok[1]);
@@ -249,19 +192,19 @@ static int host_nic(struct parser *p, int hi, char **tok, int n, const char *res
 			int m;
 
 			for (m = 0; m < 3; m++)
-				if (!strcmp(tok[i + 1], model_names[m]))
+				if (!strcmp(tok[i + 1], topo_model_name((enum nic_model)m)))
 					break;
 			if (m == 3)
-				return fail(p, p->line, "bad NIC model '%s' (expected virtio-net, e1000 or e1000e)", tok[i + 1]);
+				return lg_fail(&p->e, p->line, "bad NIC model '%s' (expected virtio-net, e1000 or e1000e)", tok[i + 1]);
 			if (h->remote.on)
-				return fail(p, p->line, "a remote host's NIC is a VXLAN device: it takes no model");
+				return lg_fail(&p->e, p->line, "a remote host's NIC is a VXLAN device: it takes no model");
 			nic->model = (enum nic_model)m;
 		} else if (!strcmp(tok[i], "mac")) {
 			if (parse_mac(tok[i + 1], nic->mac))
-				return fail(p, p->line, "bad MAC address '%s'", tok[i + 1]);
+				return lg_fail(&p->e, p->line, "bad MAC address '%s'", tok[i + 1]);
 			nic->mac_given = true;
 		} else {
-			return fail(p, p->line, "unknown NIC option '%s' (expected model or mac)", tok[i]);
+			return lg_fail(&p->e, p->line, "unknown NIC option '%s' (expected model or mac)", tok[i]);
 		}
 	}
 	if (!nic->mac_given) {
@@ -280,14 +223,14 @@ static int host_address(struct parser *p, int hi, char **tok, int n, const char 
 
 	(void)rest;
 	if (n != 3)
-		return fail(p, p->line, "usage: address IFACE ADDRESS[/LEN]|dhcp");
+		return lg_fail(&p->e, p->line, "usage: address IFACE ADDRESS[/LEN]|dhcp");
 	if (p->npend[hi] == TOPO_MAX_NICS * TOPO_MAX_ADDRS)
-		return fail(p, p->line, "too many addresses on host '%s'", h->name);
+		return lg_fail(&p->e, p->line, "too many addresses on host '%s'", h->name);
 	a = &p->pend_addr[hi][p->npend[hi]];
 	memset(a, 0, sizeof(*a));
 	a->line = p->line;
 	if (strcmp(tok[2], "dhcp") && prefix_parse(tok[2], &a->a))
-		return fail(p, p->line, "bad address '%s'", tok[2]);
+		return lg_fail(&p->e, p->line, "bad address '%s'", tok[2]);
 	snprintf(p->addr_dev[hi][p->npend[hi]], TOPO_IFNAME_MAX + 1, "%.15s", tok[1]);
 	p->npend[hi]++;
 	return 0;
@@ -301,36 +244,36 @@ static int host_route(struct parser *p, int hi, char **tok, int n, const char *r
 
 	(void)rest;
 	if (n < 4 || n % 2)
-		return fail(p, p->line, "usage: route DEST|default via GATEWAY [dev IFACE] or route DEST dev IFACE");
+		return lg_fail(&p->e, p->line, "usage: route DEST|default via GATEWAY [dev IFACE] or route DEST dev IFACE");
 	if (h->nroutes == TOPO_MAX_ROUTES)
-		return fail(p, p->line, "too many routes on host '%s'", h->name);
+		return lg_fail(&p->e, p->line, "too many routes on host '%s'", h->name);
 	r = &h->routes[h->nroutes];
 	memset(r, 0, sizeof(*r));
 	r->line = p->line;
 	if (strcmp(tok[1], "default")) {
 		if (prefix_parse(tok[1], &d) || d.plen < 0 || !prefix_host_zero(&d))
-			return fail(p, p->line, "bad route destination '%s'", tok[1]);
+			return lg_fail(&p->e, p->line, "bad route destination '%s'", tok[1]);
 		r->family = d.family;
 	}
 	snprintf(r->dest, sizeof(r->dest), "%s", tok[1]);
 	for (int i = 2; i < n; i += 2) {
 		if (!strcmp(tok[i], "via")) {
 			if (prefix_parse(tok[i + 1], &v) || v.plen >= 0)
-				return fail(p, p->line, "bad gateway '%s'", tok[i + 1]);
+				return lg_fail(&p->e, p->line, "bad gateway '%s'", tok[i + 1]);
 			if (r->family && r->family != v.family)
-				return fail(p, p->line, "gateway '%s' is not of the destination's family", tok[i + 1]);
+				return lg_fail(&p->e, p->line, "gateway '%s' is not of the destination's family", tok[i + 1]);
 			r->family = v.family;
 			snprintf(r->via, sizeof(r->via), "%s", tok[i + 1]);
 		} else if (!strcmp(tok[i], "dev")) {
 			if (topo_nic_index(h, tok[i + 1]) < 0)
-				return fail(p, p->line, "unknown interface '%s' on host '%s'", tok[i + 1], h->name);
+				return lg_fail(&p->e, p->line, "unknown interface '%s' on host '%s'", tok[i + 1], h->name);
 			snprintf(r->dev, sizeof(r->dev), "%s", tok[i + 1]);
 		} else {
-			return fail(p, p->line, "unknown route option '%s' (expected via or dev)", tok[i]);
+			return lg_fail(&p->e, p->line, "unknown route option '%s' (expected via or dev)", tok[i]);
 		}
 	}
 	if (!r->family)
-		return fail(p, p->line, "a default route needs a gateway ('via')");
+		return lg_fail(&p->e, p->line, "a default route needs a gateway ('via')");
 	h->nroutes++;
 	return 0;
 }
@@ -343,14 +286,14 @@ static int host_sysctl(struct parser *p, int hi, char **tok, int n, const char *
 
 	(void)rest;
 	if (n != 2 || !(eq = strchr(tok[1], '=')) || eq == tok[1])
-		return fail(p, p->line, "usage: sysctl KEY=VALUE");
+		return lg_fail(&p->e, p->line, "usage: sysctl KEY=VALUE");
 	if (h->nsysctls == TOPO_MAX_SYSCTLS)
-		return fail(p, p->line, "too many sysctls on host '%s'", h->name);
+		return lg_fail(&p->e, p->line, "too many sysctls on host '%s'", h->name);
 	*eq = '\0';
 	s = &h->sysctls[h->nsysctls];
 	if (strlen(tok[1]) >= sizeof(s->key) || strlen(eq + 1) >= sizeof(s->value) ||
 	    !valid_token(tok[1], "._-/") || strstr(tok[1], "..") || !valid_token(eq + 1, "._-:,"))
-		return fail(p, p->line, "bad sysctl '%s=%s'", tok[1], eq + 1);
+		return lg_fail(&p->e, p->line, "bad sysctl '%s=%s'", tok[1], eq + 1);
 	strcpy(s->key, tok[1]);
 	strcpy(s->value, eq + 1);
 	s->line = p->line;
@@ -365,11 +308,11 @@ static int host_key(struct parser *p, int hi, char **tok, int n, const char *res
 
 	(void)rest;
 	if (n != 2)
-		return fail(p, p->line, "'key' takes one file");
+		return lg_fail(&p->e, p->line, "'key' takes one file");
 	if (h->remote.key[0])
-		return fail(p, p->line, "host '%s' already has a key", h->name);
-	if (topo_resolve_key(p->path, tok[1], h->remote.key, sizeof(h->remote.key), why, sizeof(why)))
-		return fail(p, p->line, "%s", why);
+		return lg_fail(&p->e, p->line, "host '%s' already has a key", h->name);
+	if (topo_resolve_key(p->e.path, tok[1], h->remote.key, sizeof(h->remote.key), why, sizeof(why)))
+		return lg_fail(&p->e, p->line, "%s", why);
 	return 0;
 }
 
@@ -377,9 +320,9 @@ static int host_part(struct parser *p, int hi, char **tok, int n, const char *re
 {
 	(void)rest;
 	if (n != 2)
-		return fail(p, p->line, "'part' takes one part name");
+		return lg_fail(&p->e, p->line, "'part' takes one part name");
 	if (p->host_part[hi][0])
-		return fail(p, p->line, "host '%s' already has a part", p->t->hosts[hi].name);
+		return lg_fail(&p->e, p->line, "host '%s' already has a part", p->t->hosts[hi].name);
 	snprintf(p->host_part[hi], sizeof(p->host_part[hi]), "%s", tok[1]);
 	return 0;
 }
@@ -422,27 +365,27 @@ static int parse_host_key(struct parser *p, char **tok, int n, const char *rest)
 		if (strcmp(tok[0], host_keys[i].key))
 			continue;
 		if (!key_fits(&p->t->hosts[hi], tok[0]))
-			return fail(p, p->line, p->t->hosts[hi].remote.on ?
+			return lg_fail(&p->e, p->line, p->t->hosts[hi].remote.on ?
 				    "'%s' does not apply to remote host '%s' (it takes nic, address and key)" :
 				    "'%s' is for a remote host; '%s' is a guest", tok[0], p->t->hosts[hi].name);
 		return host_keys[i].parse(p, hi, tok, n, rest);
 	}
-	return fail(p, p->line, "unknown key '%s' in host '%s'", tok[0], p->t->hosts[hi].name);
+	return lg_fail(&p->e, p->line, "unknown key '%s' in host '%s'", tok[0], p->t->hosts[hi].name);
 }
 
-int topo_open_part(struct parser *p, char **tok, int n)
+static int topo_open_part(struct parser *p, char **tok, int n)
 {
 	struct topo_part *pt;
 
 	if (n != 2)
-		return fail(p, p->line, "usage: part NAME");
+		return lg_fail(&p->e, p->line, "usage: part NAME");
 	if (!valid_name(tok[1], TOPO_NAME_MAX))
-		return fail(p, p->line, "bad part name '%s' (a-z, 0-9, '-', '_', at most %d)", tok[1], TOPO_NAME_MAX);
+		return lg_fail(&p->e, p->line, "bad part name '%s' (a-z, 0-9, '-', '_', at most %d)", tok[1], TOPO_NAME_MAX);
 	for (int i = 0; i < p->t->nparts; i++)
 		if (!strcmp(p->t->parts[i].name, tok[1]))
-			return fail(p, p->line, "duplicate part '%s' (first at line %d)", tok[1], p->t->parts[i].line);
+			return lg_fail(&p->e, p->line, "duplicate part '%s' (first at line %d)", tok[1], p->t->parts[i].line);
 	if (p->t->nparts == TOPO_MAX_PARTS)
-		return fail(p, p->line, "too many parts (at most %d)", TOPO_MAX_PARTS);
+		return lg_fail(&p->e, p->line, "too many parts (at most %d)", TOPO_MAX_PARTS);
 	pt = &p->t->parts[p->t->nparts++];
 	snprintf(pt->name, sizeof(pt->name), "%s", tok[1]);
 	pt->line = p->line;
@@ -451,17 +394,17 @@ int topo_open_part(struct parser *p, char **tok, int n)
 }
 
 /* underlay ADDR: the address the other parts' VXLANs send to */
-int topo_part_key(struct parser *p, char **tok, int n)
+static int topo_part_key(struct parser *p, char **tok, int n)
 {
 	struct topo_part *pt = &p->t->parts[p->t->nparts - 1];
 	struct topo_prefix a;
 
 	if (strcmp(tok[0], "underlay"))
-		return fail(p, p->line, "unknown key '%s' in part '%s'", tok[0], pt->name);
+		return lg_fail(&p->e, p->line, "unknown key '%s' in part '%s'", tok[0], pt->name);
 	if (n != 2 || prefix_parse(tok[1], &a) || a.plen >= 0)
-		return fail(p, p->line, "'underlay' takes one IPv4 or IPv6 address");
+		return lg_fail(&p->e, p->line, "'underlay' takes one IPv4 or IPv6 address");
 	if (pt->addr[0])
-		return fail(p, p->line, "part '%s' already has an underlay address", pt->name);
+		return lg_fail(&p->e, p->line, "part '%s' already has an underlay address", pt->name);
 	snprintf(pt->addr, sizeof(pt->addr), "%s", tok[1]);
 	pt->family = a.family;
 	return 0;
@@ -476,15 +419,15 @@ static int open_host(struct parser *p, char **tok, int n)
 	const char *why;
 
 	if (n != 2 && !(n == 4 && !strcmp(tok[2], "remote")))
-		return fail(p, p->line, "usage: host NAME [remote ssh://USER@ADDR[:PORT]]");
+		return lg_fail(&p->e, p->line, "usage: host NAME [remote ssh://USER@ADDR[:PORT]]");
 	if (!valid_name(tok[1], TOPO_NAME_MAX))
-		return fail(p, p->line, "bad host name '%s' (a-z, 0-9, '-', '_', at most %d)", tok[1], TOPO_NAME_MAX);
+		return lg_fail(&p->e, p->line, "bad host name '%s' (a-z, 0-9, '-', '_', at most %d)", tok[1], TOPO_NAME_MAX);
 	if ((dup = topo_host(p->t, tok[1])))
-		return fail(p, p->line, "duplicate host '%s' (first at line %d)", tok[1], dup->line);
+		return lg_fail(&p->e, p->line, "duplicate host '%s' (first at line %d)", tok[1], dup->line);
 	if (p->t->nhosts == TOPO_MAX_HOSTS)
-		return fail(p, p->line, "too many hosts (at most %d)", TOPO_MAX_HOSTS);
+		return lg_fail(&p->e, p->line, "too many hosts (at most %d)", TOPO_MAX_HOSTS);
 	if (n == 4 && (why = topo_parse_remote_url(tok[3], &rm)))
-		return fail(p, p->line, "bad remote '%s': %s", tok[3], why);
+		return lg_fail(&p->e, p->line, "bad remote '%s': %s", tok[3], why);
 	h = &p->t->hosts[p->t->nhosts++];
 	snprintf(h->name, sizeof(h->name), "%s", tok[1]);
 	h->line = p->line;
@@ -499,39 +442,25 @@ static int open_host(struct parser *p, char **tok, int n)
 
 static int parse_line(struct parser *p, char *line)
 {
-	char *tok[MAX_TOKENS], *rest = NULL, *s;
+	char *tok[MAX_TOKENS], *rest, *s, *w;
 	bool indented = line[0] == ' ' || line[0] == '\t';
 	int n = 0;
 
 	s = strchr(line, '#');
 	if (s)
 		*s = '\0';
-	for (s = line; *s;) {
-		while (*s == ' ' || *s == '\t' || *s == '\r')
-			s++;
-		if (!*s)
-			break;
-		if (n == MAX_TOKENS)
-			return fail(p, p->line, "too many words");
-		tok[n++] = s;
-		while (*s && *s != ' ' && *s != '\t' && *s != '\r')
-			s++;
-		if (*s) {
-			*s++ = '\0';
-			if (n == 1) {
-				rest = s;
-				while (*rest == ' ' || *rest == '\t')
-					rest++;
-				/* trim the end of rest */
-				for (char *e = rest + strlen(rest); e > rest && strchr(" \t\r", e[-1]); )
-					*--e = '\0';
-				rest = strdup(rest);
-			}
-		}
-	}
-	if (!n) {
-		free(rest);
+	s = line;
+	tok[n] = lg_word(&s);
+	if (!tok[n++])
 		return 0;
+	/* what follows the key, whole: the words below are cut out of s in place */
+	rest = strdup(lg_trim(s));
+	while ((w = lg_word(&s))) {
+		if (n == MAX_TOKENS) {
+			free(rest);
+			return lg_fail(&p->e, p->line, "too many words");
+		}
+		tok[n++] = w;
 	}
 
 	int ret;
@@ -542,14 +471,14 @@ static int parse_line(struct parser *p, char *line)
 			struct topo_segment *seg;
 
 			if (n != 2)
-				ret = fail(p, p->line, "usage: segment NAME");
+				ret = lg_fail(&p->e, p->line, "usage: segment NAME");
 			else if (!valid_name(tok[1], TOPO_NAME_MAX))
-				ret = fail(p, p->line, "bad segment name '%s' (a-z, 0-9, '-', '_', at most %d)", tok[1], TOPO_NAME_MAX);
+				ret = lg_fail(&p->e, p->line, "bad segment name '%s' (a-z, 0-9, '-', '_', at most %d)", tok[1], TOPO_NAME_MAX);
 			else if (topo_segment_index(p->t, tok[1]) >= 0)
-				ret = fail(p, p->line, "duplicate segment '%s' (first at line %d)", tok[1],
+				ret = lg_fail(&p->e, p->line, "duplicate segment '%s' (first at line %d)", tok[1],
 					   p->t->segments[topo_segment_index(p->t, tok[1])].line);
 			else if (p->t->nsegments == TOPO_MAX_SEGMENTS)
-				ret = fail(p, p->line, "too many segments (at most %d)", TOPO_MAX_SEGMENTS);
+				ret = lg_fail(&p->e, p->line, "too many segments (at most %d)", TOPO_MAX_SEGMENTS);
 			else {
 				seg = &p->t->segments[p->t->nsegments++];
 				snprintf(seg->name, sizeof(seg->name), "%s", tok[1]);
@@ -562,7 +491,7 @@ static int parse_line(struct parser *p, char *line)
 		} else if (!strcmp(tok[0], "part")) {
 			ret = topo_open_part(p, tok, n);
 		} else {
-			ret = fail(p, p->line, "unknown key '%s' (a block starts with 'segment NAME', 'host NAME' or 'part NAME')", tok[0]);
+			ret = lg_fail(&p->e, p->line, "unknown key '%s' (a block starts with 'segment NAME', 'host NAME' or 'part NAME')", tok[0]);
 		}
 	} else if (p->blk == BLK_SEGMENT) {
 		ret = parse_segment_key(p, tok, n);
@@ -571,7 +500,7 @@ static int parse_line(struct parser *p, char *line)
 	} else if (p->blk == BLK_PART) {
 		ret = topo_part_key(p, tok, n);
 	} else {
-		ret = fail(p, p->line, "indented '%s' outside a segment or host block", tok[0]);
+		ret = lg_fail(&p->e, p->line, "indented '%s' outside a segment or host block", tok[0]);
 	}
 	free(rest);
 	return ret;
@@ -594,10 +523,10 @@ int topo_parse(const char *path, const char *text, struct topology *t,
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	p->path = path;
+	p->e.path = path;
 	p->t = t;
-	p->err = err;
-	p->errlen = errlen;
+	p->e.err = err;
+	p->e.errlen = errlen;
 	err[0] = '\0';
 
 	f = text ? fmemopen((void *)text, strlen(text), "r") : fopen(path, "r");

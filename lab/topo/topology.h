@@ -118,7 +118,7 @@ struct topology {
 #define TOPO_DEFAULT_MEMORY_MIB 256
 
 /*
- * Parse a topology. On error return -1 and put "file:line: what is wrong"
+ * Parse a topology (topology.c). On error return -1 and put "file:line: what is wrong"
  * into err. text may be NULL to read path.
  */
 int topo_parse(const char *path, const char *text, struct topology *t,
@@ -129,11 +129,14 @@ static inline int topo_parse_file(const char *path, struct topology *t,
 	return topo_parse(path, NULL, t, err, errlen);
 }
 
+/* The lookups (topo_lookup.c). */
 const struct topo_host *topo_host(const struct topology *t, const char *name);
 int topo_nic_index(const struct topo_host *h, const char *ifname);
+int topo_segment_index(const struct topology *t, const char *name);
 int topo_set_icount(struct topology *t, const char *name);
 const char *topo_model_qemu(enum nic_model m);	/* QEMU -device name */
 const char *topo_model_name(enum nic_model m);	/* grammar name */
+/* Addresses as text (topo_prefix.c) and a remote host's URL (topo_remote.c). */
 void topo_format_mac(const uint8_t mac[6], char out[18]);
 void topo_format_prefix(const struct topo_prefix *p, char *out, size_t len);
 /* The lab's own address on a dhcp segment: the first host of the prefix. */

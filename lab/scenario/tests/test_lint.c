@@ -169,6 +169,13 @@ int main(int argc, char **argv)
 	test_bad("lint-wait", "lint-wait:6: wait for 'rx2', which no earlier spawn started");
 	test_bad("lint-needs", "lint-needs:6: installs a netpoll sender, but 'needs' does not list netpoll");
 	test_bad("lint-no-writer", "lint-no-writer:8: report rx2 reads rx2.json, which no earlier exec or spawn on receiver writes");
+	/* block and use: a bad use, or a bad block, names its line */
+	test_bad("lint-block-values", "lint-block-values:10: block 'flap' takes 2 values (host iface), not 1");
+	test_bad("lint-block-unknown", "lint-block-unknown:5: no block 'flap' before this line");
+	test_bad("lint-block-param", "lint-block-param:7: '${ifcae}' is no parameter of block 'flap'");
+	test_bad("lint-block-host", "lint-block-host:9: host 'sendr' is not in topology");
+	test_bad("lint-block-twice", "lint-block-twice:10: block 'run' line 6: id 'tx' is already used");
+	test_bad("lint-block-end", "lint-block-end:5: block 'flap' has no 'end'");
 	test_many();
 	test_good();
 	test_template(argv[2]);

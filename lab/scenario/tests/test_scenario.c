@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* TAP: the scenario parser accepts every shipped scenario and rejects each
- * kind of bad input with "file:line: what". */
+ * kind of bad input with "file:line: what".
+ * test_scenario --steps FILE GOLDEN: FILE parses into the steps GOLDEN lists
+ * (--dump FILE prints them): a file rewritten with blocks runs as it did. */
 #include "scenario/scenario.h"
 #include "tap.h"
 #include "vm/kseries.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +78,25 @@ static const struct bad bads[] = {
 	{ "summary x\ntopology pair\nneeds none ksock\nreport rx r a.json\n", "t:3: 'needs' takes ksock, netpoll, both, or none alone" },
 	{ "summary x\ntopology pair\nneeds netpoll netpoll\nreport rx r a.json\n", "t:3: need 'netpoll' twice" },
 	{ "summary x\ntopology pair\nneeds ksock\nneeds netpoll\nreport rx r a.json\n", "t:4: a second 'needs'" },
+	/* block NAME PARAM... / end, use NAME VALUE... */
+	{ "summary x\ntopology pair\nblock b\nsleep 1\nend\nblock b\nsleep 2\nend\nreport rx r a.json\n",
+	  "t:6: a second block 'b' (the first is at line 3)" },
+	{ "summary x\ntopology pair\nblock b Host\nsleep 1\nend\n", "t:3: parameter 'Host' of block 'b' is not a lowercase" },
+	{ "summary x\ntopology pair\nblock b h h\nsleep ${h}\nend\n", "t:3: parameter 'h' twice in block 'b'" },
+	{ "summary x\ntopology pair\nblock b h s\nsleep ${s}\nend\n", "t:3: parameter 'h' of block 'b' is never used in it" },
+	{ "summary x\ntopology pair\nblock\n", "t:3: missing block name" },
+	{ "summary x\ntopology pair\nend\n", "t:3: 'end' without a 'block'" },
+	{ "summary x\ntopology pair\nblock b\nsleep 1\nend now\n", "t:5: 'end' takes nothing after it" },
+	{ "summary x\ntopology pair\nblock b\n# only a comment\nend\n", "t:5: block 'b' has no steps" },
+	{ "summary x\ntopology pair\nblock b\nsleep 1\nblock c\n", "t:5: 'block' inside block 'b' (line 3)" },
+	{ "summary x\ntopology pair\nblock b\nsleep 1\nreport rx r a.json\n", "t:3: block 'b' has no 'end'" },
+	{ "summary x\ntopology pair\nblock b s\nsleep ${s}\nexec r -- echo ${x}\nend\n", "t:5: '${x}' is no parameter of block 'b'" },
+	{ "summary x\ntopology pair\nuse\n", "t:3: 'use' needs a block name" },
+	{ "summary x\ntopology pair\nblock b s\nsleep ${s}\nend\nuse b 1 2\n", "t:6: block 'b' takes 1 value (s), not 2" },
+	{ "summary x\ntopology pair\nblock b s\n\nsleep ${s}\nend\nuse b soon\nreport rx r a.json\n",
+	  "t:7: block 'b' line 5: sleep 'soon' is not a number of seconds" },
+	{ "summary x\ntopology pair\nblock b s\nexec r -- echo ${s}\nend\nuse b ${NOPE}\nreport rx r a.json\n",
+	  "t:6: block 'b' line 4: unknown variable ${NOPE}" },
 };
 
 /* Refused from a file: a NUL byte, a summary over 255 characters. */
@@ -106,6 +128,78 @@ static void bad_file_cases(struct scenario *s)
 	unlink(path);
 }
 
+/* What the runner reads of a scenario, one step a line; lines left out (a block moves them). */
+static void dump(FILE *f, const struct scenario *s)
+{
+	fprintf(f, "name %s\nsummary %s\ntopology %s\ntimeout %.17g\nseries %u\nneeds %#x\nsteps %d\n",
+		s->name, s->summary, s->topology, s->timeout, s->series, s->needs, s->nsteps);
+	for (int i = 0; i < s->nsteps; i++) {
+		const struct scn_step *st = &s->steps[i];
+
+		fprintf(f, "%s|%s|%s|%s|expect %d %d %d|%.17g|%d %d|%s|%s|%s|%s\n", scenario_op_name(st->op),
+			st->host, st->id, st->iface, st->has_expect, st->expect, st->expect_signal,
+			st->seconds, st->up, st->bridge, st->cmp, st->text ? st->text : "-",
+			st->lhs ? st->lhs : "-", st->rhs ? st->rhs : "-");
+	}
+}
+
+static int dump_file(const char *path)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	char err[512];
+
+	if (!s || scenario_parse(path, NULL, s, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", s ? err : "out of memory");
+		return 1;
+	}
+	dump(stdout, s);
+	scenario_free(s);
+	free(s);
+	return 0;
+}
+
+/* TAP: path's steps are golden's, line by line. */
+static int same_steps(const char *path, const char *golden)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	char err[512], *got = NULL, *want = NULL, *g, *w, *gl, *wl;
+	size_t len = 0;
+	FILE *f = open_memstream(&got, &len), *gf = fopen(golden, "r");
+	int line = 1;
+
+	if (!ASSERT_OK_PTR(s, "memory") || !ASSERT_OK_PTR(f, "memstream") || !ASSERT_OK_PTR(gf, golden))
+		return tap_done();
+	if (!ASSERT_OK(scenario_parse(path, NULL, s, err, sizeof(err)), "it parses")) {
+		printf("# %s\n", err);
+		return tap_done();
+	}
+	dump(f, s);
+	fclose(f);
+	want = calloc(1, 1 << 20);
+	if (!ASSERT_OK_PTR(want, "memory"))
+		return tap_done();
+	fread(want, 1, (1 << 20) - 1, gf);
+	fclose(gf);
+	gl = got;
+	wl = want;
+	for (g = got, w = want; *g && *g == *w; g++, w++)
+		if (*g == '\n') {
+			line++;
+			gl = g + 1;
+			wl = w + 1;
+		}
+	if (*g || *w)
+		printf("# first difference at line %d of %s\n# got:  %.*s\n# want: %.*s\n", line, golden,
+		       (int)strcspn(gl, "\n"), gl, (int)strcspn(wl, "\n"), wl);
+	ok(!*g && !*w, "%s: the same steps, fields and order as the golden list", path);
+	printf("# %d steps\n", s->nsteps);
+	scenario_free(s);
+	free(s);
+	free(got);
+	free(want);
+	return tap_done();
+}
+
 static const char *lookup(const char *name, void *ctx)
 {
 	(void)ctx;
@@ -120,6 +214,10 @@ int main(int argc, char **argv)
 
 	int parsed = 0;
 
+	if (argc == 3 && !strcmp(argv[1], "--dump"))
+		return dump_file(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "--steps"))
+		return same_steps(argv[2], argv[3]);
 	for (int i = 1; i < argc; i++) {
 		int r = scenario_parse(argv[i], NULL, s, err, sizeof(err));
 
@@ -201,6 +299,17 @@ int main(int argc, char **argv)
 	if (r)
 		printf("# got: %s\n", err);
 	ok(r == 0 && s->nsteps == 2, "good file: %s", "every documented ${VAR}, and shell's $X and $(x)");
+	scenario_free(s);
+
+	/* a block's steps at each use, its parameters replaced, ${BUILD} left for the runner */
+	r = scenario_parse("blk", "summary s\ntopology pair\nblock b id secs\n  spawn ${id} r -- ${BUILD}/x ${secs}\n"
+			   "  # a comment\n  wait ${id} timeout ${secs}\nend\nuse b one 5\nuse b two 7\nreport rx r a.json\n",
+			   s, err, sizeof(err));
+	if (r)
+		printf("# got: %s\n", err);
+	ok(r == 0 && s->nsteps == 5 && !strcmp(s->steps[0].id, "one") && !strcmp(s->steps[0].text, "${BUILD}/x 5") &&
+	   s->steps[0].line == 8 && !strcmp(s->steps[3].id, "two") && s->steps[3].seconds == 7 && s->steps[3].line == 9,
+	   "good file: %s", "two uses of a block: its steps, values in, at the use's line");
 	scenario_free(s);
 
 	r = scenario_parse("ser", "summary s\ntopology pair\nseries upstream seed\nreport rx r a.json\n",
