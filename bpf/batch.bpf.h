@@ -13,11 +13,15 @@
  * the next event, or for SYSCALL program bpfwire_flush (`bpfwire-agent
  * flush`, and unload).
  *
- * Included by sender.bpf.h after bpfwire_count_sent(); needs the caller's
- * bpfwire_xmit() (a buffer in a map value, 56 + used bytes).
+ * Included by sender.bpf.h; cfg, the maps and the counters are
+ * sender_base.bpf.h's, and the send is the sender's bpfwire_xmit() (a
+ * buffer in a map value, 56 + used bytes).
  */
 #ifndef BPFWIRE_BATCH_BPF_H
 #define BPFWIRE_BATCH_BPF_H
+
+#include "sign.bpf.h"
+#include "sender_base.bpf.h"
 
 /*
  * SipHash goes through sign.bpf.h's block callback, which reads at most

@@ -14,12 +14,14 @@
  * overwrite it; the datagram could leave with another event's plaintext.
  * No other task writes a task's own storage.
  *
- * Included by sender.bpf.h after cfg, before bpfwire_event().
+ * Included by sender.bpf.h, before bpfwire_event(); cfg and OFF_PAYLOAD
+ * are sender_base.bpf.h's.
  */
 #ifndef BPFWIRE_ENCRYPT_BPF_H
 #define BPFWIRE_ENCRYPT_BPF_H
 
 #include "crypto.bpf.h"
+#include "sender_base.bpf.h"
 
 /* The setup program's ctx: what the agent passes through BPF_PROG_TEST_RUN. */
 struct bpfwire_crypto_args {

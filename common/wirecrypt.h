@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Wire v3's cipher (bpf/wire.h, bpf/README.md): AES-128-CTR through
+ * Wire v3's cipher (wire.h, bpf/README.md): AES-128-CTR through
  * OpenSSL's libcrypto, never a cipher of our own. bpfwire-agent encrypts
  * with it (ringbuf), bpfwire-recv decrypts, the tests craft with it.
  * Linked apart from common_dep (common_crypto_dep), as fields.c is.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Wire v3's payload (bpf/wire.h), decrypted after the MAC and the sequence
+ * Wire v3's payload (common/wire.h), decrypted after the MAC and the sequence
  * checks passed: the cipher is common/wirecrypt.h's (libcrypto).
  */
 #ifndef BPFWIRE_RECV_DECRYPT_H

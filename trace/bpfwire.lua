@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: GPL-2.0-only
--- Wireshark dissector for the bpfwire wire format (bpf/wire.h, versions 1 to 3).
+-- Wireshark dissector for the bpfwire wire format (common/wire.h, versions 1 to 3).
 --
 --   tshark -X lua_script:trace/bpfwire.lua -r CAPTURE -Y bpfwire \
 --          -T fields -e bpfwire.sender -e bpfwire.seq -e bpfwire.check_good

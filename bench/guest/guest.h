@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * bpfwire-bench-guest's shared parts (guest_out.c): the JSON output every
- * subcommand writes, option helpers, and the after-burst waits. Each
- * subcommand is a file of its own: guest_opens.c, guest_cost.c,
- * guest_sendto.c, guest_pktgen.c.
+ * subcommand writes, usage errors, and the after-burst waits. The options
+ * are guest_opts.h's. Each subcommand is a file of its own: guest_opens.c,
+ * guest_cost.c, guest_sendto.c, guest_pktgen.c.
  */
 #ifndef BPFWIRE_BENCH_GUEST_H
 #define BPFWIRE_BENCH_GUEST_H
@@ -50,9 +50,6 @@ int out_write(struct out *out);
 __attribute__((format(printf, 2, 3)))
 int out_fail(struct out *out, const char *fmt, ...);
 int out_done(struct out *out);
-int opt_uint(const char *name, const char *s, uint64_t min, uint64_t max,
-	     uint64_t *v);
-int opt_common(struct out *out);
 int pace(uint64_t t0, uint64_t i, uint64_t rate);
 int read_u64_file(const char *path, uint64_t *v);
 int tx_packets(const char *dev, uint64_t *v);

@@ -5,7 +5,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <net/if.h>
 #include <pthread.h>
@@ -26,6 +25,7 @@
 #include "file.h"
 #include "frame.h"
 #include "guest.h"
+#include "guest_opts.h"
 #include "guest_parse.h"
 #include "libbpf_log.h"
 #include "log.h"
@@ -174,37 +174,24 @@ static int cost_rounds(const char *path, struct cost_res *c)
 
 int cmd_cost(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "path", required_argument, 0, 'p' },
-		{ "count", required_argument, 0, 'n' },
-		{ "repeats", required_argument, 0, 'R' },
-		{ "agent-pid", required_argument, 0, 'a' },
-		{ "dev", required_argument, 0, 'd' },
-		{ "json", required_argument, 0, 'j' },
-		{ "help", no_argument, 0, 'h' },
-		{ 0 }
-	};
 	struct out out = { .dev = "eth0" };
 	struct cost_res c = { .repeats = 5 };
 	struct counters before, after;
 	const char *path = NULL;
 	uint64_t pid = 0, ns;
-	int c_, ret;
+	const struct gopt opts[] = {
+		GOPT_PATH(&path),
+		GOPT_COUNT(&c.count),
+		GOPT_U64("repeats", 'R', &c.repeats, 1, 1000),
+		GOPT_U64("agent-pid", 'a', &pid, 1, 1u << 22),
+		GOPT_DEV(&out),
+		GOPT_JSON(&out),
+	};
+	int ret;
 
-	while ((c_ = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c_) {
-		case 'p': path = optarg; break;
-		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &c.count)) return 2; break;
-		case 'R': if (opt_uint("--repeats", optarg, 1, 1000, &c.repeats)) return 2; break;
-		case 'a': if (opt_uint("--agent-pid", optarg, 1, 1u << 22, &pid)) return 2; break;
-		case 'd': out.dev = optarg; break;
-		case 'j': out.json_path = optarg; break;
-		case 'h': cost_usage(stdout); return 0;
-		default: return cli_bad_option(log_prog, argv, "h", lo);
-		}
-	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+	ret = guest_opts_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), cost_usage);
+	if (ret >= 0)
+		return ret;
 	if (!path)
 		return usage_error("missing --path FILE");
 	if (!c.count)

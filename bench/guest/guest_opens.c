@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <net/if.h>
 #include <pthread.h>
@@ -27,6 +26,7 @@
 #include "file.h"
 #include "frame.h"
 #include "guest.h"
+#include "guest_opts.h"
 #include "guest_parse.h"
 #include "libbpf_log.h"
 #include "log.h"
@@ -284,57 +284,34 @@ static void opens_put(struct json_object *o, const char *path, uint64_t count, u
 
 int cmd_opens(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "path", required_argument, 0, 'p' },
-		{ "count", required_argument, 0, 'n' },
-		{ "rate", required_argument, 0, 'r' },
-		{ "latency", no_argument, 0, 'L' },
-		{ "port", required_argument, 0, 'P' },
-		{ "xmit-func", required_argument, 0, 'x' },
-		{ "drain-ms", required_argument, 0, 'D' },
-		{ "tx-wait", no_argument, 0, 'T' },
-		{ "tx-expect", required_argument, 0, 'E' },
-		{ "dev", required_argument, 0, 'd' },
-		{ "json", required_argument, 0, 'j' },
-		{ "help", no_argument, 0, 'h' },
-		{ 0 }
-	};
 	struct out out = { .dev = "eth0" };
 	struct tx_span ts = { 0 };
 	uint64_t t0, p0 = 0, tx_expect = 0;
 	const char *path = NULL, *func = NULL;
 	uint64_t count = 0, rate = 0, port = 0, drain_ms = 2000;
 	uint64_t errors, late, elapsed;
-	int c, latency = 0, have_drain = 0, ret, txw = 0;
+	int latency = 0, have_drain = 0, ret, txw = 0;
 	struct counters before, after;
 	struct lat l = { 0 };
+	const struct gopt opts[] = {
+		GOPT_PATH(&path),
+		GOPT_COUNT(&count),
+		GOPT_RATE(&rate),
+		GOPT_BOOL("latency", 'L', &latency),
+		GOPT_PORT(&port),
+		GOPT_STR("xmit-func", 'x', &func),
+		/* seen: --drain-ms goes with --latency */
+		{ .name = "drain-ms", .val = 'D', .kind = GOPT_UINT, .dst = &drain_ms,
+		  .min = 0, .max = 3600000, .seen = &have_drain },
+		GOPT_BOOL("tx-wait", 'T', &txw),
+		GOPT_U64("tx-expect", 'E', &tx_expect, 1, UINT32_MAX),
+		GOPT_DEV(&out),
+		GOPT_JSON(&out),
+	};
 
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'p': path = optarg; break;
-		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &count)) return 2; break;
-		case 'r': if (opt_uint("--rate", optarg, 1, 100000000, &rate)) return 2; break;
-		case 'L': latency = 1; break;
-		case 'P': if (opt_uint("--port", optarg, 1, 65535, &port)) return 2; break;
-		case 'x': func = optarg; break;
-		case 'D':
-			if (opt_uint("--drain-ms", optarg, 0, 3600000, &drain_ms))
-				return 2;
-			have_drain = 1;
-			break;
-		case 'T': txw = 1; break;
-		case 'E':
-			if (opt_uint("--tx-expect", optarg, 1, UINT32_MAX, &tx_expect))
-				return 2;
-			break;
-		case 'd': out.dev = optarg; break;
-		case 'j': out.json_path = optarg; break;
-		case 'h': opens_usage(stdout); return 0;
-		default: return cli_bad_option(log_prog, argv, "h", lo);
-		}
-	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+	ret = guest_opts_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), opens_usage);
+	if (ret >= 0)
+		return ret;
 	if (!path)
 		return usage_error("missing --path FILE");
 	if (!count)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * bpfwire-bench-guest's shared parts: the JSON output, option helpers,
- * and after a burst, when the last frame left and when the agent stopped.
+ * bpfwire-bench-guest's shared parts: the JSON output, usage errors, and
+ * after a burst, when the last frame left and when the agent stopped.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -189,27 +189,6 @@ int out_done(struct out *out)
 	json_object_put(out->o);
 	out->o = NULL;
 	return r;
-}
-
-/* ---- option parsing ------------------------------------------------------ */
-
-int opt_uint(const char *name, const char *s, uint64_t min, uint64_t max,
-	     uint64_t *v)
-{
-	if (bg_parse_uint(s, min, max, v))
-		return usage_error("bad %s '%s': need an integer %" PRIu64 "..%" PRIu64,
-				   name, s, min, max);
-	return 0;
-}
-
-/* Common checks once options are parsed: --json given, --dev exists. */
-int opt_common(struct out *out)
-{
-	if (!out->json_path)
-		return usage_error("missing --json FILE");
-	if (strlen(out->dev) >= IF_NAMESIZE || !if_nametoindex(out->dev))
-		return usage_error("no network device '%s' (--dev)", out->dev);
-	return 0;
 }
 
 /* Absolute deadlines from t0: event i is due at t0 + i/rate, so no drift. */

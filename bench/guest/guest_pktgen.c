@@ -5,7 +5,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <net/if.h>
 #include <pthread.h>
@@ -26,6 +25,7 @@
 #include "file.h"
 #include "frame.h"
 #include "guest.h"
+#include "guest_opts.h"
 #include "guest_parse.h"
 #include "libbpf_log.h"
 #include "log.h"
@@ -113,43 +113,24 @@ struct pktgen_args {
 /* -1: go on; else the exit status (0 after --help, 2 usage error). */
 static int pktgen_parse(int argc, char **argv, struct out *out, struct pktgen_args *a)
 {
-	static const struct option lo[] = {
-		{ "dev", required_argument, 0, 'd' },
-		{ "dst", required_argument, 0, 'D' },
-		{ "dst-mac", required_argument, 0, 'm' },
-		{ "port", required_argument, 0, 'P' },
-		{ "count", required_argument, 0, 'n' },
-		{ "len", required_argument, 0, 'l' },
-		{ "burst", required_argument, 0, 'b' },
-		{ "delay", required_argument, 0, 'w' },
-		{ "json", required_argument, 0, 'j' },
-		{ "help", no_argument, 0, 'h' },
-		{ 0 }
+	const struct gopt opts[] = {
+		GOPT_DEV(out),
+		GOPT_STR("dst", 'D', &a->dst_text),
+		GOPT_STR("dst-mac", 'm', &a->mac_text),
+		GOPT_PORT(&a->port),
+		GOPT_COUNT(&a->count),
+		/* pktgen pads a shorter payload to its own 16-byte header */
+		GOPT_U64("len", 'l', &a->len, 16, 1472),
+		GOPT_U64("burst", 'b', &a->burst, 1, 1024),
+		GOPT_U64("delay", 'w', &a->delay, 0, 1000000000),
+		GOPT_JSON(out),
 	};
 	char err[256];
-	int c;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'd': out->dev = optarg; break;
-		case 'D': a->dst_text = optarg; break;
-		case 'm': a->mac_text = optarg; break;
-		case 'P': if (opt_uint("--port", optarg, 1, 65535, &a->port)) return 2; break;
-		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &a->count)) return 2; break;
-		case 'l':
-			/* pktgen pads a shorter payload to its own 16-byte header */
-			if (opt_uint("--len", optarg, 16, 1472, &a->len))
-				return 2;
-			break;
-		case 'b': if (opt_uint("--burst", optarg, 1, 1024, &a->burst)) return 2; break;
-		case 'w': if (opt_uint("--delay", optarg, 0, 1000000000, &a->delay)) return 2; break;
-		case 'j': out->json_path = optarg; break;
-		case 'h': pktgen_usage(stdout); return 0;
-		default: return cli_bad_option(log_prog, argv, "h", lo);
-		}
-	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+	rc = guest_opts_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pktgen_usage);
+	if (rc >= 0)
+		return rc;
 	if (!out->dev)
 		return usage_error("missing --dev IF");
 	if (!a->dst_text)

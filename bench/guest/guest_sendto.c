@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <net/if.h>
 #include <pthread.h>
@@ -27,6 +26,7 @@
 #include "file.h"
 #include "frame.h"
 #include "guest.h"
+#include "guest_opts.h"
 #include "guest_parse.h"
 #include "libbpf_log.h"
 #include "log.h"
@@ -73,41 +73,21 @@ struct sendto_args {
 /* -1: go on; else the exit status (0 after --help, 2 usage error). */
 static int sendto_parse(int argc, char **argv, struct out *out, struct sendto_args *a)
 {
-	static const struct option lo[] = {
-		{ "dst", required_argument, 0, 'D' },
-		{ "count", required_argument, 0, 'n' },
-		{ "len", required_argument, 0, 'l' },
-		{ "sender-id", required_argument, 0, 's' },
-		{ "rate", required_argument, 0, 'r' },
-		{ "dev", required_argument, 0, 'd' },
-		{ "json", required_argument, 0, 'j' },
-		{ "help", no_argument, 0, 'h' },
-		{ 0 }
+	const struct gopt opts[] = {
+		GOPT_STR("dst", 'D', &a->dst_text),
+		GOPT_COUNT(&a->count),
+		GOPT_U64("len", 'l', &a->len, BPFWIRE_HDR_LEN, BPFWIRE_MAX_DATAGRAM),
+		GOPT_U64("sender-id", 's', &a->sender_id, 0, UINT32_MAX),
+		GOPT_RATE(&a->rate),
+		GOPT_DEV(out),
+		GOPT_JSON(out),
 	};
 	char err[256];
-	int c;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'D': a->dst_text = optarg; break;
-		case 'n': if (opt_uint("--count", optarg, 1, UINT32_MAX, &a->count)) return 2; break;
-		case 'l':
-			if (opt_uint("--len", optarg, BPFWIRE_HDR_LEN, BPFWIRE_MAX_DATAGRAM, &a->len))
-				return 2;
-			break;
-		case 's':
-			if (opt_uint("--sender-id", optarg, 0, UINT32_MAX, &a->sender_id))
-				return 2;
-			break;
-		case 'r': if (opt_uint("--rate", optarg, 1, 100000000, &a->rate)) return 2; break;
-		case 'd': out->dev = optarg; break;
-		case 'j': out->json_path = optarg; break;
-		case 'h': sendto_usage(stdout); return 0;
-		default: return cli_bad_option(log_prog, argv, "h", lo);
-		}
-	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+	rc = guest_opts_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), sendto_usage);
+	if (rc >= 0)
+		return rc;
 	if (!a->dst_text)
 		return usage_error("missing --dst ADDR:PORT");
 	if (bpfwire_parse_addr(a->dst_text, 1, &a->dst, err, sizeof(err)))

@@ -34,7 +34,7 @@ for kind in none changed; do
 	for obj in "$@"; do
 		# shellcheck disable=SC2086 # BPF_CFLAGS: words, none with a space
 		"$clang" $BPF_CFLAGS \
-			-I "$tmp/$kind" -I "$src/bpf" -I "$(dirname "$obj")" \
+			-I "$tmp/$kind" -I "$src/bpf" -I "$src/common" -I "$(dirname "$obj")" \
 			-c "$obj" -o "$tmp/obj.o" 2>"$tmp/err"
 		rc=$?
 		[ $rc = 0 ] || sed 's/^/# /' "$tmp/err" | head -20

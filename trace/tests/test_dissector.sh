@@ -7,7 +7,7 @@
 # dissector, and the same comparison must fail: the test can tell.
 # The same for wire format v2 with v2.pcap and v2.expected beside PCAP: a
 # signed OPEN with two events, an unsigned TEST, a signed EXEC whose check is
-# wrong, and a v1 OPEN, written by a one-off script from bpf/wire.h's layout
+# wrong, and a v1 OPEN, written by a one-off script from common/wire.h's layout
 # (SipHash-2-4 under key 0f1e2d3c4b5a69788796a5b4c3d2e1f0, key id 3); v2.expected holds
 # the values that script put in, the tags as it computed them. A fifth,
 # appended for batching: an unsigned OPEN batch of 8 events (--batch 8),
