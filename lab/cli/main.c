@@ -17,6 +17,7 @@
 #include "log.h"
 #include "scenario/runner.h"
 #include "scenario_cmd.h"
+#include "topo/topo_lookup.h"
 #include "topo/topology.h"
 #include "vm/guest.h"
 #include "vm/lifecycle.h"

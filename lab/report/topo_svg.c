@@ -9,6 +9,8 @@
 #include <libxml/tree.h>
 
 #include "file.h"
+#include "topo/topo_lookup.h"
+#include "topo/topo_prefix.h"
 #include "topo/topology.h"
 #include "topo_svg.h"
 

@@ -15,6 +15,7 @@
 #include "scenario.h"
 #include "steps.h"
 #include "summary_write.h"
+#include "topo/topo_lookup.h"
 #include "topo/topology.h"
 #include "vm/console.h"
 #include "vm/guest.h"

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "topo_lookup.h"
 #include "topology.h"
 
 static const char *const model_names[] = { "virtio-net", "e1000", "e1000e" };

@@ -16,4 +16,7 @@ const char *topo_remote_check_addr(const struct topology *t, const struct topo_r
 int topo_resolve_key(const char *topo_path, const char *file, char *out, size_t len,
 		     char *why, size_t whylen);
 
+/* ssh://USER@ADDR[:PORT] (ADDR of IPv6 in brackets) into r; NULL or what is wrong. */
+const char *topo_parse_remote_url(const char *url, struct topo_remote *r);
+
 #endif

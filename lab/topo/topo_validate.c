@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "linegrammar.h"
+#include "topo_lookup.h"
 #include "topo_prefix.h"
 #include "topo_remote.h"
 #include "topo_validate.h"

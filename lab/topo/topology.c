@@ -9,6 +9,7 @@
 
 #include "errnames.h"
 #include "linegrammar.h"
+#include "topo_lookup.h"
 #include "topo_prefix.h"
 #include "topo_remote.h"
 #include "topo_validate.h"

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
+
 #define TOPO_MAX_SEGMENTS 16
 #define TOPO_MAX_HOSTS    32
 #define TOPO_MAX_NICS     8
@@ -128,20 +129,5 @@ static inline int topo_parse_file(const char *path, struct topology *t,
 {
 	return topo_parse(path, NULL, t, err, errlen);
 }
-
-/* The lookups (topo_lookup.c). */
-const struct topo_host *topo_host(const struct topology *t, const char *name);
-int topo_nic_index(const struct topo_host *h, const char *ifname);
-int topo_segment_index(const struct topology *t, const char *name);
-int topo_set_icount(struct topology *t, const char *name);
-const char *topo_model_qemu(enum nic_model m);	/* QEMU -device name */
-const char *topo_model_name(enum nic_model m);	/* grammar name */
-/* Addresses as text (topo_prefix.c) and a remote host's URL (topo_remote.c). */
-void topo_format_mac(const uint8_t mac[6], char out[18]);
-void topo_format_prefix(const struct topo_prefix *p, char *out, size_t len);
-/* The lab's own address on a dhcp segment: the first host of the prefix. */
-void topo_segment_lab_addr(const struct topo_prefix *p, struct topo_prefix *out);
-/* ssh://USER@ADDR[:PORT] (ADDR of IPv6 in brackets) into r; NULL or what is wrong. */
-const char *topo_parse_remote_url(const char *url, struct topo_remote *r);
 
 #endif

@@ -26,6 +26,7 @@
 #include "qmp.h"
 #include "remote_ssh.h"
 #include "share.h"
+#include "topo/topo_prefix.h"
 #include "topo/topology.h"
 #include "util.h"
 

@@ -36,6 +36,7 @@
 #include "share.h"
 #include "state.h"
 #include "sysrq.h"
+#include "topo/topo_prefix.h"
 #include "topo/topology.h"
 #include "util.h"
 

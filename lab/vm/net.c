@@ -18,6 +18,7 @@
 #include "net.h"
 #include "netns.h"
 #include "state.h"
+#include "topo/topo_prefix.h"
 #include "topo/topology.h"
 #include "util.h"
 

@@ -17,6 +17,7 @@
 #include "qemu.h"
 #include "rootview.h"
 #include "share.h"
+#include "topo/topo_lookup.h"
 #include "topo/topology.h"
 #include "util.h"
 

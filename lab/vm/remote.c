@@ -24,6 +24,8 @@
 #include "remote_ssh.h"
 #include "splat.h"
 #include "state.h"
+#include "topo/topo_lookup.h"
+#include "topo/topo_prefix.h"
 #include "topo/topology.h"
 #include "util.h"
 

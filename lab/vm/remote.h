@@ -8,6 +8,7 @@
 
 #include "model.h"
 #include "topo/topology.h"
+#include "util.h"
 
 /* A copy of t with only what boots (no remote hosts, only part's guests), or NULL. */
 struct topology *remote_guests_only(const struct topology *t, const char *part);
@@ -21,5 +22,21 @@ int remote_up(struct lab_run *r, const struct topology *t, bool capture);
 int remote_down(struct lab_run *r);
 /* Each remote's dmesg.log since up (root there only), scanned like a console. */
 int remote_scan_splats(const struct lab_run *r, FILE *f);
+
+/* ip link add DEV type vxlan id VNI remote PEER dstport 4789 nolearning */
+void vxlan_add_argv(struct argv *a, const char *dev, unsigned vni, const char *peer);
+/*
+ * The nft commands (n of them, each an argv) that drop VXLAN with this VNI
+ * to UDP 4789 from anyone but PEER, in table inet TABLE, chain pin (raw
+ * prerouting). Returns n.
+ */
+int vxlan_pin_argvs(const char *table, unsigned vni, const char *peer, struct argv cmds[4]);
+/* The remote end's line (remote-side.sh end): its pin, its VXLAN, MAC, MTU, addresses, up. */
+int remote_end_script(const struct lab_run *r, const struct lab_remote *m, const struct lab_tunnel *tn,
+		      const struct topo_nic *nic, char *out, size_t len);
+/* down's line on remote m (remote-side.sh down): pids, VXLANs, the pin, the dir (checked first). */
+int remote_down_script(const struct lab_run *r, const struct lab_remote *m, char *out, size_t len);
+/* The nft table of a run's pins: in the lab's underlay netns (m NULL), or on remote m. */
+void vxlan_pin_table(const struct lab_run *r, const struct lab_remote *m, char *out, size_t len);
 
 #endif

@@ -8,7 +8,6 @@
 
 #include "model.h"
 #include "qga.h"
-#include "topo/topology.h"
 #include "util.h"
 
 /* ssh [-F CONFIG] -o BatchMode=yes ... -p PORT -l USER ADDR, without a command. */
@@ -57,20 +56,5 @@ int remote_link(struct lab_run *r, const struct lab_remote *m, const char *iface
 /* Copies FILE from a remote host's ${SHARE} into RUN/hosts/NAME/FILE. 0 or -1. */
 int lab_fetch(struct lab_run *r, const char *host, const char *file);
 
-/* ip link add DEV type vxlan id VNI remote PEER dstport 4789 nolearning */
-void vxlan_add_argv(struct argv *a, const char *dev, unsigned vni, const char *peer);
-/*
- * The nft commands (n of them, each an argv) that drop VXLAN with this VNI
- * to UDP 4789 from anyone but PEER, in table inet TABLE, chain pin (raw
- * prerouting). Returns n.
- */
-int vxlan_pin_argvs(const char *table, unsigned vni, const char *peer, struct argv cmds[4]);
-/* The remote end's line (remote-side.sh end): its pin, its VXLAN, MAC, MTU, addresses, up. */
-int remote_end_script(const struct lab_run *r, const struct lab_remote *m, const struct lab_tunnel *tn,
-		      const struct topo_nic *nic, char *out, size_t len);
-/* down's line on remote m (remote-side.sh down): pids, VXLANs, the pin, the dir (checked first). */
-int remote_down_script(const struct lab_run *r, const struct lab_remote *m, char *out, size_t len);
-/* The nft table of a run's pins: in the lab's underlay netns (m NULL), or on remote m. */
-void vxlan_pin_table(const struct lab_run *r, const struct lab_remote *m, char *out, size_t len);
 
 #endif

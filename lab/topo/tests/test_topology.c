@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "tap.h"
+#include "topo/topo_lookup.h"
+#include "topo/topo_prefix.h"
+#include "topo/topo_remote.h"
 #include "topo/topology.h"
 
 static struct topology topo;

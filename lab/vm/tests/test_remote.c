@@ -22,6 +22,7 @@
 #include "tap.h"
 #include "topo/topology.h"
 #include "vm/model.h"
+#include "vm/remote.h"
 #include "vm/remote_ssh.h"
 #include "vm/util.h"
 
