@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "errnames.h"
 #include "file.h"
+#include "jsonget.h"
 
 static char *xstrdup(const char *s)
 {
@@ -73,7 +74,7 @@ static json_object *load_summary(const char *dir, struct cmp_run *run, char *err
 	enum json_tokener_error jerr;
 	char path[4096], *data;
 	const char *slash;
-	json_object *o, *steps;
+	json_object *o;
 	struct stat st;
 	size_t len, end;
 	char date[32];
@@ -99,8 +100,7 @@ static json_object *load_summary(const char *dir, struct cmp_run *run, char *err
 		snprintf(err, errlen, "%s: not JSON: %s", path, json_tokener_error_desc(jerr));
 		return NULL;
 	}
-	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "steps", &steps) ||
-	    !json_object_is_type(steps, json_type_array) || !json_object_object_get_ex(o, "verdict", NULL)) {
+	if (!jget(o, "steps", json_type_array) || !json_object_object_get_ex(o, "verdict", NULL)) {
 		snprintf(err, errlen, "%s: not a run's summary (no verdict and steps)", path);
 		json_object_put(o);
 		return NULL;
@@ -131,7 +131,6 @@ static void side_fill(struct cmp_side *s, json_object *js)
 {
 	char *out = field_text(js, "stdout_last"), *errs = field_text(js, "stderr_last");
 	char *ex = field_text(js, "exit"), *vals = field_text(js, "values");
-	json_object *v;
 
 	s->verdict = field_text(js, "verdict");
 	if (!s->verdict)
@@ -147,8 +146,7 @@ static void side_fill(struct cmp_side *s, json_object *js)
 				    errs ? errs : "");
 	free(out);
 	free(errs);
-	if (json_object_object_get_ex(js, "seconds", &v))
-		s->seconds = json_object_get_double(v);
+	s->seconds = jget_num(js, "seconds", 0);
 }
 
 static void side_free(struct cmp_side *s)
@@ -161,9 +159,7 @@ static void side_free(struct cmp_side *s)
 
 static int step_line(json_object *js)
 {
-	json_object *v;
-
-	return json_object_object_get_ex(js, "line", &v) ? json_object_get_int(v) : 0;
+	return jget_int(js, "line", 0);
 }
 
 static bool step_key_eq(json_object *a, json_object *b, bool line_too)

@@ -213,13 +213,3 @@ json_object *jchan_recv(struct jchan *c, double deadline)
 		}
 	}
 }
-
-json_object *jchan_member(json_object *o, const char *key, json_type t)
-{
-	json_object *v;
-
-	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, t))
-		return NULL;
-	return v;
-}

@@ -34,11 +34,6 @@ int jchan_send_raw(struct jchan *c, const void *data, size_t len);
  * or a bare null), EMSGSIZE (over JCHAN_MAX_OBJECT), ECONNRESET.
  */
 json_object *jchan_recv(struct jchan *c, double deadline);
-/*
- * Member key of a peer's object o when it has type t, or NULL (absent, of
- * another type, JSON null included): a peer's reply is checked, not trusted.
- */
-json_object *jchan_member(json_object *o, const char *key, json_type t);
 /* Drop input up to and including byte b. 0 or -errno. */
 int jchan_skip_to(struct jchan *c, unsigned char b, double deadline);
 

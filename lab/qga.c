@@ -8,6 +8,7 @@
 
 #include "errnames.h"
 #include "escape.h"
+#include "jsonget.h"
 #include "qga.h"
 #include "util.h"
 
@@ -40,7 +41,7 @@ int qga_open(struct qga *g, const char *path, int timeout_ms)
 			r = -errno;
 			break;
 		}
-		ret = jchan_member(resp, "return", json_type_int);
+		ret = jget(resp, "return", json_type_int);
 		if (ret && json_object_get_int64(ret) == id) {
 			json_object_put(resp);
 			return 0;
@@ -90,13 +91,13 @@ static json_object *execute_until(struct qga *g, const char *cmd, json_object *a
 		snprintf(err, errlen, "no answer from qemu-ga to %s: %s", cmd, errno_str(errno));
 		return NULL;
 	}
-	if ((v = jchan_member(resp, "return", json_type_object))) {
+	if ((v = jget(resp, "return", json_type_object))) {
 		json_object_get(v);
 		json_object_put(resp);
 		return v;
 	}
-	if ((v = jchan_member(resp, "error", json_type_object))) {
-		json_object *desc = jchan_member(v, "desc", json_type_string);
+	if ((v = jget(resp, "error", json_type_object))) {
+		json_object *desc = jget(v, "desc", json_type_string);
 
 		snprintf(err, errlen, "qemu-ga %s failed: %s", cmd, guest_text(text, sizeof(text),
 			 desc ? json_object_get_string(desc) : json_object_to_json_string(v)));
@@ -141,7 +142,7 @@ long qga_exec_start(struct qga *g, char *const argv[], const char *input,
 	ret = qga_execute(g, "guest-exec", args, 10000, err, errlen);
 	if (!ret)
 		return -1;
-	pid = jchan_member(ret, "pid", json_type_int);
+	pid = jget(ret, "pid", json_type_int);
 	if (!pid || json_object_get_int64(pid) <= 0 || json_object_get_int64(pid) > INT_MAX) {
 		snprintf(err, errlen, "guest-exec answered without a pid: %s",
 			 guest_text(text, sizeof(text), json_object_to_json_string(ret)));
@@ -160,14 +161,11 @@ long qga_exec_start(struct qga *g, char *const argv[], const char *input,
 static bool wrong_type(json_object *o, const char *key, json_type t, json_object **v,
 		       char *err, size_t errlen)
 {
-	*v = NULL;
-	if (!json_object_object_get_ex(o, key, v))
+	char why[128];
+
+	if (jget_typed(o, key, t, v, why, sizeof(why)) >= 0)
 		return false;
-	if (json_object_is_type(*v, t))
-		return false;
-	snprintf(err, errlen, "guest-exec-status: %s is %s, not %s", key,
-		 json_type_to_name(json_object_get_type(*v)), json_type_to_name(t));
-	*v = NULL;
+	snprintf(err, errlen, "guest-exec-status: %s", why);
 	return true;
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "errnames.h"
+#include "jsonget.h"
 #include "qmp.h"
 #include "util.h"
 
@@ -19,7 +20,7 @@ int qmp_open(struct qmp *q, const char *path, int timeout_ms)
 	if (r)
 		return r;
 	greet = jchan_recv(&q->ch, deadline);
-	if (!greet || !jchan_member(greet, "QMP", json_type_object)) {
+	if (!greet || !jget(greet, "QMP", json_type_object)) {
 		r = greet ? -EPROTO : -errno;
 		json_object_put(greet);
 		jchan_close(&q->ch);
@@ -66,20 +67,20 @@ json_object *qmp_execute(struct qmp *q, const char *cmd, json_object *args,
 			snprintf(err, errlen, "no answer to %s: %s", cmd, errno_str(errno));
 			return NULL;
 		}
-		id = jchan_member(resp, "id", json_type_int);
+		id = jget(resp, "id", json_type_int);
 		if (json_object_object_get_ex(resp, "event", NULL) || !id ||
 		    json_object_get_int64(id) != my_id) {
 			json_object_put(resp);
 			continue;
 		}
 		/* every command the lab sends returns an object */
-		if ((v = jchan_member(resp, "return", json_type_object))) {
+		if ((v = jget(resp, "return", json_type_object))) {
 			json_object_get(v);
 			json_object_put(resp);
 			return v;
 		}
-		if ((v = jchan_member(resp, "error", json_type_object))) {
-			json_object *desc = jchan_member(v, "desc", json_type_string);
+		if ((v = jget(resp, "error", json_type_object))) {
+			json_object *desc = jget(v, "desc", json_type_string);
 
 			snprintf(err, errlen, "%s failed: %.200s", cmd,
 				 desc ? json_object_get_string(desc) : json_object_to_json_string(v));

@@ -60,44 +60,6 @@ void run_summary_free(struct run_summary *r)
 	r->root = NULL;
 }
 
-const char *js_str(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
-		return json_object_get_string(v);
-	return "";
-}
-
-double js_num(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o && json_object_object_get_ex(o, key, &v) &&
-	    (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double) ||
-	     json_object_is_type(v, json_type_boolean)))
-		return json_object_get_double(v);
-	return 0;
-}
-
-json_object *js_arr(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_array))
-		return v;
-	return NULL;
-}
-
-json_object *js_obj(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_object))
-		return v;
-	return NULL;
-}
-
 void js_text(json_object *v, char *out, size_t len)
 {
 	if (!v)

@@ -13,6 +13,8 @@
 
 #include <json-c/json.h>
 
+#include "jsonget.h"
+
 /* A summary.json bigger than this is refused (steps quote a line each). */
 #define RUN_SUMMARY_MAX (64u << 20)
 
@@ -28,11 +30,11 @@ struct run_summary {
 int run_summary_load(struct run_summary *r, const char *dir);
 void run_summary_free(struct run_summary *r);
 
-/* o.key as a string ("" if absent or no string), number, array, object. */
-const char *js_str(json_object *o, const char *key);
-double js_num(json_object *o, const char *key);
-json_object *js_arr(json_object *o, const char *key);
-json_object *js_obj(json_object *o, const char *key);
+/* o.key as a string ("" if absent or no string), number (0), array, object (NULL). */
+static inline const char *js_str(json_object *o, const char *key) { return jget_str(o, key, ""); }
+static inline double js_num(json_object *o, const char *key) { return jget_num(o, key, 0); }
+static inline json_object *js_arr(json_object *o, const char *key) { return jget(o, key, json_type_array); }
+static inline json_object *js_obj(json_object *o, const char *key) { return jget(o, key, json_type_object); }
 /* A value of any type as short text (numbers without trailing zeros). */
 void js_text(json_object *v, char *out, size_t len);
 
