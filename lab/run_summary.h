@@ -24,9 +24,18 @@ struct run_summary {
 	json_object *root;	/* NULL: missing or malformed, said in why */
 	char why[256];
 	time_t when;		/* its finished_unix, else summary.json's mtime, else the dir's */
+	/* what failed, for a reader that says it in its own words (compare.c) */
+	bool dir_ok;		/* dir is a directory; dir_errno: stat's errno, when it failed */
+	int dir_errno;
+	int read_errno;		/* reading summary.json: 0, or EFBIG over RUN_SUMMARY_MAX, ... */
+	enum json_tokener_error jerr;	/* parsing it; success for a text that is no object */
+	time_t mtime;		/* summary.json's, 0 when it has none */
 };
 
-/* 0 when summary.json parsed as an object; -1 with why set otherwise. */
+/*
+ * 0 when summary.json parsed as an object; -1 with why set otherwise. A NUL
+ * inside is refused: json-c would stop at it.
+ */
 int run_summary_load(struct run_summary *r, const char *dir);
 void run_summary_free(struct run_summary *r);
 
