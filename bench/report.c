@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <json-c/json.h>
 #include "errnames.h"
+#include "jsonget.h"
 #include "report_int.h"
 
 bool bench_config_has_lockdep(const char *path)
@@ -59,14 +60,7 @@ int bench_report(const char *run, FILE *out, char *err, size_t errlen)
 	}
 	snprintf(path, sizeof(path), "%s/summary.json", run);
 	sum = json_object_from_file(path);
-	{
-		json_object *v;
-
-		if (sum && json_object_object_get_ex(sum, "accel", &v))
-			snprintf(rp->accel, sizeof(rp->accel), "%s", json_object_get_string(v));
-		else
-			snprintf(rp->accel, sizeof(rp->accel), "?");
-	}
+	snprintf(rp->accel, sizeof(rp->accel), "%s", jget_str(sum, "accel", "?"));
 	json_object_put(sum);
 	read_text(run, "uname", rp->uname, sizeof(rp->uname));
 	read_run_file(run, "pinning.txt", "vCPU threads not pinned", rp->pinning, sizeof(rp->pinning));

@@ -11,6 +11,7 @@
 #include "errnames.h"
 #include "escape.h"
 #include "file.h"
+#include "jsonget.h"
 #include "reply.h"
 
 void reply_to_free(struct reply_to *t)
@@ -120,28 +121,19 @@ int reply_read_series(const char *series, struct reply_to *t, char *err, size_t 
 	return 0;
 }
 
-static const char *jstr(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
-	       json_object_get_string(v) : NULL;
-}
-
 void reply_kernel_line(json_object *sj, const char *version, char *out, size_t len)
 {
-	json_object *base = NULL;
-	const char *rel = jstr(sj, "release"), *name, *pkg, *commit;
+	json_object *base;
+	const char *rel = jget_str(sj, "release", NULL), *name, *pkg, *commit;
 	int n;
 
 	n = snprintf(out, len, "Linux %s", version);
 	if (rel && n < (int)len)
 		n += snprintf(out + n, len - n, ", release %s", rel);
-	if (sj)
-		json_object_object_get_ex(sj, "base", &base);
-	name = jstr(base, "name");
-	pkg = jstr(base, "package_version");
-	commit = jstr(base, "commit");
+	base = jget(sj, "base", json_type_object);
+	name = jget_str(base, "name", NULL);
+	pkg = jget_str(base, "package_version", NULL);
+	commit = jget_str(base, "commit", NULL);
 	if (name && n < (int)len)
 		n += snprintf(out + n, len - n, ", from %s%s%s", name, pkg ? " " : "", pkg ? pkg : "");
 	else if (commit && n < (int)len)
@@ -154,8 +146,8 @@ void reply_configs(json_object *sj, const char *root, char *out, size_t len)
 	size_t n = 0, rl = strlen(root);
 
 	out[0] = '\0';
-	if (!sj || !json_object_object_get_ex(sj, "config_fragments", &list) ||
-	    !json_object_is_type(list, json_type_array))
+	list = jget(sj, "config_fragments", json_type_array);
+	if (!list)
 		return;
 	for (size_t i = 0; i < json_object_array_length(list) && n < len; i++) {
 		const char *f = json_object_get_string(json_object_array_get_idx(list, i));

@@ -28,6 +28,7 @@
 #include "file.h"
 #include "fit.h"
 #include "flaky.h"
+#include "jsonget.h"
 #include "kernels.h"
 #include "log.h"
 #include "options.h"
@@ -71,7 +72,7 @@ static void bpfwire_commit(char *out, size_t len)
 static void kernel_api(const char *bdir, char *ksock, size_t len, json_object **api)
 {
 	char path[PATH_MAX + 32];
-	json_object *o, *v;
+	json_object *o;
 
 	snprintf(path, sizeof(path), "%s/kernel/api.json", bdir);
 	ksock[0] = '\0';
@@ -79,8 +80,7 @@ static void kernel_api(const char *bdir, char *ksock, size_t len, json_object **
 	o = json_object_from_file(path);
 	if (!o)
 		return;
-	if (json_object_object_get_ex(o, "ksock", &v) && json_object_is_type(v, json_type_string))
-		snprintf(ksock, len, "%s", json_object_get_string(v));
+	snprintf(ksock, len, "%s", jget_str(o, "ksock", ""));
 	*api = o;
 }
 
@@ -110,16 +110,15 @@ static bool base_ok(const char *dir)
 static const char *kbuild_lock(const char *dir)
 {
 	char path[PATH_MAX + 64];
-	json_object *o, *e, *v;
+	json_object *o, *e;
 	bool off = false;
 
 	snprintf(path, sizeof(path), "%s/meson-info/intro-buildoptions.json", dir);
 	o = json_object_from_file(path);
 	for (size_t i = 0; o && json_object_is_type(o, json_type_array) && i < json_object_array_length(o); i++) {
 		e = json_object_array_get_idx(o, i);
-		if (json_object_object_get_ex(e, "name", &v) && !strcmp(json_object_get_string(v), "kernel") &&
-		    json_object_object_get_ex(e, "value", &v))
-			off = !strcmp(json_object_get_string(v), "disabled");
+		if (!strcmp(jget_str(e, "name", ""), "kernel"))
+			off = !strcmp(jget_str(e, "value", ""), "disabled");
 	}
 	json_object_put(o);
 	return off ? NULL : LOCK_KBUILD;

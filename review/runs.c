@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "report/compare.h"
+#include "report/summary_read.h"
 #include "file.h"
 #include "log.h"
 #include "runs.h"
@@ -65,20 +66,12 @@ static enum vd_mark check_mark(const struct cmp_step *s)
 
 static double boot_seconds(const char *dir)
 {
-	char path[4096];
-	char *text;
-	json_object *o, *v;
-	double s = 0;
+	struct run_summary rs;
+	double s;
 
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	text = read_file_max(path, NULL, CMP_SUMMARY_MAX);
-	if (!text)
-		return 0;
-	o = json_tokener_parse(text);
-	if (o && json_object_object_get_ex(o, "boot_seconds", &v))
-		s = json_object_get_double(v);
-	json_object_put(o);
-	free(text);
+	run_summary_load(&rs, dir);
+	s = js_num(rs.root, "boot_seconds");
+	run_summary_free(&rs);
 	return s;
 }
 

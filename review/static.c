@@ -9,6 +9,7 @@
 #include "errnames.h"
 #include "escape.h"
 #include "file.h"
+#include "jsonget.h"
 #include "static.h"
 
 /* checkpatch's output for one patch of a long series is a few KiB */
@@ -37,10 +38,10 @@ void st_free(struct st_report *st)
 
 int st_series_patches(struct st_report *st, json_object *sj)
 {
-	json_object *list, *p, *v;
+	json_object *list = jget(sj, "patches", json_type_array), *p;
 	size_t len;
 
-	if (!sj || !json_object_object_get_ex(sj, "patches", &list) || !json_object_is_type(list, json_type_array))
+	if (!list)
 		return -1;
 	len = json_object_array_length(list);
 	st->subjects = calloc(len + 1, sizeof(*st->subjects));
@@ -49,10 +50,9 @@ int st_series_patches(struct st_report *st, json_object *sj)
 	st->patches = 0;
 	for (size_t i = 0; i < len; i++) {
 		p = json_object_array_get_idx(list, i);
-		if (!json_object_object_get_ex(p, "series", &v) || strcmp(json_object_get_string(v), "user"))
+		if (strcmp(jget_str(p, "series", ""), "user"))
 			continue;
-		st->subjects[st->patches] = strdup(json_object_object_get_ex(p, "subject", &v) &&
-						   json_object_get_string(v) ? json_object_get_string(v) : "");
+		st->subjects[st->patches] = strdup(jget_str(p, "subject", ""));
 		if (!st->subjects[st->patches++])
 			return -1;
 	}

@@ -9,6 +9,7 @@
 
 #include "errnames.h"
 #include "file.h"
+#include "jsonget.h"
 #include "testlog.h"
 
 /* A test log of a whole suite run is a few MiB; guests' output is capped. */
@@ -282,30 +283,25 @@ struct tl_test *tl_find(const struct tl_log *log, const char *name)
 
 int tl_add_line(struct tl_log *log, const char *line, char *err, size_t errlen)
 {
-	json_object *o = json_tokener_parse(line), *name, *result, *out;
+	json_object *o = json_tokener_parse(line);
+	const char *name = jget_str(o, "name", NULL), *result = jget_str(o, "result", NULL), *text;
 	struct tl_test t = { 0 }, *old;
 	int r = -ENOMEM;
 
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, "name", &name) || !json_object_is_type(name, json_type_string) ||
-	    !json_object_object_get_ex(o, "result", &result) ||
-	    !json_object_is_type(result, json_type_string)) {
+	if (!name || !result) {
 		snprintf(err, errlen, "not a meson test log line (a JSON object with a name and a result)");
 		json_object_put(o);
 		return -EINVAL;
 	}
-	t.name = strdup(short_name(json_object_get_string(name)));
-	t.result = strdup(json_object_get_string(result));
+	t.name = strdup(short_name(name));
+	t.result = strdup(result);
 	t.raw = strdup(line);
 	if (!t.name || !t.result || !t.raw)
 		goto out;
 	t.rank = tl_result_rank(t.result);
-	if (json_object_object_get_ex(o, "duration", &out) && (json_object_is_type(out, json_type_double) ||
-							       json_object_is_type(out, json_type_int)))
-		t.duration = json_object_get_double(out);
-	if (json_object_object_get_ex(o, "stdout", &out) && json_object_is_type(out, json_type_string)) {
-		const char *text = json_object_get_string(out);
-
+	t.duration = jget_num(o, "duration", 0);
+	text = jget_str(o, "stdout", NULL);
+	if (text) {
 		t.results_dir = results_line(text);
 		t.protos = found_protos(text);
 		if (tl_parse_tap(text, &t.cases, &t.ncases))

@@ -11,12 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "compare.h"
 #include "errnames.h"
 #include "file.h"
+#include "jsonget.h"
+#include "summary_read.h"
 
 static char *xstrdup(const char *s)
 {
@@ -70,38 +71,28 @@ static bool same(const char *a, const char *b)
 
 static json_object *load_summary(const char *dir, struct cmp_run *run, char *err, size_t errlen)
 {
-	enum json_tokener_error jerr;
-	char path[4096], *data;
+	struct run_summary rs;
+	char path[4096];
 	const char *slash;
-	json_object *o, *steps;
-	struct stat st;
-	size_t len, end;
+	json_object *o;
+	size_t end;
 	char date[32];
 
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	errno = 0;
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+	run_summary_load(&rs, dir);
+	o = rs.root;	/* ours now: it outlives rs */
+	err[0] = '\0';
+	if (!rs.dir_ok)
 		snprintf(err, errlen, "%s: not a run directory: %s", dir,
-			 errno ? errno_str(errno) : "not a directory");
-		return NULL;
-	}
-	data = read_file_max(path, &len, CMP_SUMMARY_MAX);
-	if (!data) {
-		snprintf(err, errlen, "%s: %s", path, errno == EFBIG ? "over the 64 MiB cap, not read"
-			 : errno_str(errno));
-		return NULL;
-	}
-	o = strlen(data) == len ? json_tokener_parse_verbose(data, &jerr) : NULL;
-	if (strlen(data) != len)
-		jerr = json_tokener_error_parse_unexpected;
-	free(data);
-	if (!o) {
-		snprintf(err, errlen, "%s: not JSON: %s", path, json_tokener_error_desc(jerr));
-		return NULL;
-	}
-	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "steps", &steps) ||
-	    !json_object_is_type(steps, json_type_array) || !json_object_object_get_ex(o, "verdict", NULL)) {
+			 rs.dir_errno ? errno_str(rs.dir_errno) : "not a directory");
+	else if (rs.read_errno)
+		snprintf(err, errlen, "%s: %s", path, rs.read_errno == EFBIG ? "over the 64 MiB cap, not read"
+			 : errno_str(rs.read_errno));
+	else if (rs.jerr != json_tokener_success)
+		snprintf(err, errlen, "%s: not JSON: %s", path, json_tokener_error_desc(rs.jerr));
+	else if (!jget(o, "steps", json_type_array) || !json_object_object_get_ex(o, "verdict", NULL))
 		snprintf(err, errlen, "%s: not a run's summary (no verdict and steps)", path);
+	if (err[0]) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -111,8 +102,7 @@ static json_object *load_summary(const char *dir, struct cmp_run *run, char *err
 		end--;
 	slash = memrchr(dir, '/', end);
 	run->id = slash ? strndup(slash + 1, end - (size_t)(slash + 1 - dir)) : strndup(dir, end);
-	stat(path, &st);
-	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&st.st_mtime));
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&rs.mtime));
 	run->date = xstrdup(date);
 	run->scenario = field_text(o, "scenario");
 	run->verdict = field_text(o, "verdict");
@@ -131,7 +121,6 @@ static void side_fill(struct cmp_side *s, json_object *js)
 {
 	char *out = field_text(js, "stdout_last"), *errs = field_text(js, "stderr_last");
 	char *ex = field_text(js, "exit"), *vals = field_text(js, "values");
-	json_object *v;
 
 	s->verdict = field_text(js, "verdict");
 	if (!s->verdict)
@@ -147,8 +136,7 @@ static void side_fill(struct cmp_side *s, json_object *js)
 				    errs ? errs : "");
 	free(out);
 	free(errs);
-	if (json_object_object_get_ex(js, "seconds", &v))
-		s->seconds = json_object_get_double(v);
+	s->seconds = jget_num(js, "seconds", 0);
 }
 
 static void side_free(struct cmp_side *s)
@@ -161,9 +149,7 @@ static void side_free(struct cmp_side *s)
 
 static int step_line(json_object *js)
 {
-	json_object *v;
-
-	return json_object_object_get_ex(js, "line", &v) ? json_object_get_int(v) : 0;
+	return jget_int(js, "line", 0);
 }
 
 static bool step_key_eq(json_object *a, json_object *b, bool line_too)

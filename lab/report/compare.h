@@ -36,8 +36,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* summary.json is the lab's, but it carries guest text: read at most this. */
-#define CMP_SUMMARY_MAX (64u << 20)
 /* A step's output, read for its TAP lines: the lab keeps at most 32 MiB. */
 #define CMP_STEP_OUT_MAX (32u << 20)
 

@@ -15,8 +15,6 @@ int run_summary_load(struct run_summary *r, const char *dir)
 	char path[4200];
 	const char *slash;
 	struct stat st;
-	enum json_tokener_error jerr;
-	json_tokener *tok;
 	char *text;
 	size_t len = 0;
 
@@ -26,25 +24,28 @@ int run_summary_load(struct run_summary *r, const char *dir)
 		r->dir[strlen(r->dir) - 1] = '\0';
 	slash = strrchr(r->dir, '/');
 	snprintf(r->name, sizeof(r->name), "%.255s", slash ? slash + 1 : r->dir);
-	if (!stat(r->dir, &st))
+	if (!stat(dir, &st)) {
 		r->when = st.st_mtime;
+		r->dir_ok = S_ISDIR(st.st_mode);
+	} else {
+		r->dir_errno = errno;
+	}
 	snprintf(path, sizeof(path), "%s/summary.json", r->dir);
 	if (!stat(path, &st))
-		r->when = st.st_mtime;
+		r->when = r->mtime = st.st_mtime;
 	text = read_file_max(path, &len, RUN_SUMMARY_MAX);
 	if (!text) {
+		r->read_errno = errno;
 		snprintf(r->why, sizeof(r->why), "summary.json: %s", errno_str(errno));
 		return -1;
 	}
-	tok = json_tokener_new();
-	r->root = tok ? json_tokener_parse_ex(tok, text, (int)len) : NULL;
-	jerr = tok ? json_tokener_get_error(tok) : json_tokener_error_parse_unexpected;
-	if (tok)
-		json_tokener_free(tok);
+	r->root = strlen(text) == len ? json_tokener_parse_verbose(text, &r->jerr) : NULL;
+	if (strlen(text) != len)
+		r->jerr = json_tokener_error_parse_unexpected;
 	free(text);
-	if (!r->root || jerr != json_tokener_success || !json_object_is_type(r->root, json_type_object)) {
+	if (!r->root || !json_object_is_type(r->root, json_type_object)) {
 		snprintf(r->why, sizeof(r->why), "summary.json: %s",
-			 jerr != json_tokener_success ? json_tokener_error_desc(jerr) : "not a JSON object");
+			 r->jerr != json_tokener_success ? json_tokener_error_desc(r->jerr) : "not a JSON object");
 		json_object_put(r->root);
 		r->root = NULL;
 		return -1;
@@ -58,44 +59,6 @@ void run_summary_free(struct run_summary *r)
 {
 	json_object_put(r->root);
 	r->root = NULL;
-}
-
-const char *js_str(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
-		return json_object_get_string(v);
-	return "";
-}
-
-double js_num(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o && json_object_object_get_ex(o, key, &v) &&
-	    (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double) ||
-	     json_object_is_type(v, json_type_boolean)))
-		return json_object_get_double(v);
-	return 0;
-}
-
-json_object *js_arr(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_array))
-		return v;
-	return NULL;
-}
-
-json_object *js_obj(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_object))
-		return v;
-	return NULL;
 }
 
 void js_text(json_object *v, char *out, size_t len)

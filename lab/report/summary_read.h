@@ -13,6 +13,8 @@
 
 #include <json-c/json.h>
 
+#include "jsonget.h"
+
 /* A summary.json bigger than this is refused (steps quote a line each). */
 #define RUN_SUMMARY_MAX (64u << 20)
 
@@ -22,17 +24,26 @@ struct run_summary {
 	json_object *root;	/* NULL: missing or malformed, said in why */
 	char why[256];
 	time_t when;		/* its finished_unix, else summary.json's mtime, else the dir's */
+	/* what failed, for a reader that says it in its own words (compare.c) */
+	bool dir_ok;		/* dir is a directory; dir_errno: stat's errno, when it failed */
+	int dir_errno;
+	int read_errno;		/* reading summary.json: 0, or EFBIG over RUN_SUMMARY_MAX, ... */
+	enum json_tokener_error jerr;	/* parsing it; success for a text that is no object */
+	time_t mtime;		/* summary.json's, 0 when it has none */
 };
 
-/* 0 when summary.json parsed as an object; -1 with why set otherwise. */
+/*
+ * 0 when summary.json parsed as an object; -1 with why set otherwise. A NUL
+ * inside is refused: json-c would stop at it.
+ */
 int run_summary_load(struct run_summary *r, const char *dir);
 void run_summary_free(struct run_summary *r);
 
-/* o.key as a string ("" if absent or no string), number, array, object. */
-const char *js_str(json_object *o, const char *key);
-double js_num(json_object *o, const char *key);
-json_object *js_arr(json_object *o, const char *key);
-json_object *js_obj(json_object *o, const char *key);
+/* o.key as a string ("" if absent or no string), number (0), array, object (NULL). */
+static inline const char *js_str(json_object *o, const char *key) { return jget_str(o, key, ""); }
+static inline double js_num(json_object *o, const char *key) { return jget_num(o, key, 0); }
+static inline json_object *js_arr(json_object *o, const char *key) { return jget(o, key, json_type_array); }
+static inline json_object *js_obj(json_object *o, const char *key) { return jget(o, key, json_type_object); }
 /* A value of any type as short text (numbers without trailing zeros). */
 void js_text(json_object *v, char *out, size_t len);
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "jsonchan.h"
+#include "jsonget.h"
 #include "util.h"
 
 double jchan_deadline(int timeout_ms)
@@ -214,24 +215,15 @@ json_object *jchan_recv(struct jchan *c, double deadline)
 	}
 }
 
-json_object *jchan_member(json_object *o, const char *key, json_type t)
-{
-	json_object *v;
-
-	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, t))
-		return NULL;
-	return v;
-}
 
 json_object *jchan_qemu_return(json_object *resp, int *failed, const char **text)
 {
 	json_object *v, *desc;
 
-	if ((v = jchan_member(resp, "return", json_type_object)))
+	if ((v = jget(resp, "return", json_type_object)))
 		return json_object_get(v);
-	*failed = !!(v = jchan_member(resp, "error", json_type_object));
-	desc = v ? jchan_member(v, "desc", json_type_string) : NULL;
+	*failed = !!(v = jget(resp, "error", json_type_object));
+	desc = v ? jget(v, "desc", json_type_string) : NULL;
 	*text = desc ? json_object_get_string(desc) : json_object_to_json_string(v ? v : resp);
 	return NULL;
 }

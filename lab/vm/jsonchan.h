@@ -35,11 +35,6 @@ int jchan_send_raw(struct jchan *c, const void *data, size_t len);
  */
 json_object *jchan_recv(struct jchan *c, double deadline);
 /*
- * Member key of a peer's object o when it has type t, or NULL (absent, of
- * another type, JSON null included): a peer's reply is checked, not trusted.
- */
-json_object *jchan_member(json_object *o, const char *key, json_type t);
-/*
  * A QEMU reply's (QMP's or qemu-ga's) "return" object, with a reference of
  * its own; else NULL and *text, which lives as long as resp: the error's
  * desc (or the error as JSON) with *failed true, or the whole reply when it

@@ -9,6 +9,7 @@
 #include "errnames.h"
 #include "escape.h"
 #include "jsonchan.h"
+#include "jsonget.h"
 #include "qga.h"
 #include "util.h"
 
@@ -41,7 +42,7 @@ int qga_open(struct qga *g, const char *path, int timeout_ms)
 			r = -errno;
 			break;
 		}
-		ret = jchan_member(resp, "return", json_type_int);
+		ret = jget(resp, "return", json_type_int);
 		if (ret && json_object_get_int64(ret) == id) {
 			json_object_put(resp);
 			return 0;
@@ -132,7 +133,7 @@ long qga_exec_start(struct qga *g, char *const argv[], const char *input,
 	ret = qga_execute(g, "guest-exec", args, 10000, err, errlen);
 	if (!ret)
 		return -1;
-	pid = jchan_member(ret, "pid", json_type_int);
+	pid = jget(ret, "pid", json_type_int);
 	if (!pid || json_object_get_int64(pid) <= 0 || json_object_get_int64(pid) > INT_MAX) {
 		snprintf(err, errlen, "guest-exec answered without a pid: %s",
 			 guest_text(text, sizeof(text), json_object_to_json_string(ret)));
@@ -151,14 +152,11 @@ long qga_exec_start(struct qga *g, char *const argv[], const char *input,
 static bool wrong_type(json_object *o, const char *key, json_type t, json_object **v,
 		       char *err, size_t errlen)
 {
-	*v = NULL;
-	if (!json_object_object_get_ex(o, key, v))
+	char why[128];
+
+	if (jget_typed(o, key, t, v, why, sizeof(why)) >= 0)
 		return false;
-	if (json_object_is_type(*v, t))
-		return false;
-	snprintf(err, errlen, "guest-exec-status: %s is %s, not %s", key,
-		 json_type_to_name(json_object_get_type(*v)), json_type_to_name(t));
-	*v = NULL;
+	snprintf(err, errlen, "guest-exec-status: %s", why);
 	return true;
 }
 

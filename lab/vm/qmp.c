@@ -5,6 +5,7 @@
 
 #include "errnames.h"
 #include "jsonchan.h"
+#include "jsonget.h"
 #include "qmp.h"
 #include "timeutil.h"
 
@@ -20,7 +21,7 @@ int qmp_open(struct qmp *q, const char *path, int timeout_ms)
 	if (r)
 		return r;
 	greet = jchan_recv(&q->ch, deadline);
-	if (!greet || !jchan_member(greet, "QMP", json_type_object)) {
+	if (!greet || !jget(greet, "QMP", json_type_object)) {
 		r = greet ? -EPROTO : -errno;
 		json_object_put(greet);
 		jchan_close(&q->ch);
@@ -68,7 +69,7 @@ json_object *qmp_execute(struct qmp *q, const char *cmd, json_object *args,
 			snprintf(err, errlen, "no answer to %s: %s", cmd, errno_str(errno));
 			return NULL;
 		}
-		id = jchan_member(resp, "id", json_type_int);
+		id = jget(resp, "id", json_type_int);
 		if (json_object_object_get_ex(resp, "event", NULL) || !id ||
 		    json_object_get_int64(id) != my_id) {
 			json_object_put(resp);

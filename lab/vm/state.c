@@ -15,6 +15,7 @@
 
 #include "errnames.h"
 #include "file.h"
+#include "jsonget.h"
 #include "log.h"
 #include "model.h"
 #include "reaper.h"
@@ -173,25 +174,7 @@ int lab_save(const struct lab_run *r)
 
 static void get_str(json_object *o, const char *k, char *out, size_t len)
 {
-	json_object *v;
-
-	out[0] = '\0';
-	if (json_object_object_get_ex(o, k, &v))
-		snprintf(out, len, "%s", json_object_get_string(v));
-}
-
-static long long get_int(json_object *o, const char *k)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : 0;
-}
-
-static double get_dbl(json_object *o, const char *k)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_double(v) : -1;
+	snprintf(out, len, "%s", jget_str(o, k, ""));
 }
 
 static void load_remotes(json_object *o, struct lab_run *r)
@@ -207,13 +190,13 @@ static void load_remotes(json_object *o, struct lab_run *r)
 		get_str(e, "name", m->name, sizeof(m->name));
 		get_str(e, "user", m->user, sizeof(m->user));
 		get_str(e, "addr", m->addr, sizeof(m->addr));
-		m->port = (unsigned)get_int(e, "port");
+		m->port = (unsigned)jget_int64(e, "port", 0);
 		get_str(e, "key", m->key, sizeof(m->key));
 		get_str(e, "dir", m->dir, sizeof(m->dir));
 		get_str(e, "rbase", m->rbase, sizeof(m->rbase));
 		get_str(e, "rdir", m->rdir, sizeof(m->rdir));
 		get_str(e, "lab_addr", m->lab_addr, sizeof(m->lab_addr));
-		m->uptime0 = get_dbl(e, "uptime0");
+		m->uptime0 = jget_num(e, "uptime0", -1);
 		if (!json_object_object_get_ex(e, "tunnels", &ts))
 			continue;
 		for (size_t j = 0; j < json_object_array_length(ts) && m->ntunnels < TOPO_MAX_NICS; j++) {
@@ -224,8 +207,8 @@ static void load_remotes(json_object *o, struct lab_run *r)
 			get_str(n, "segment", tn->segment, sizeof(tn->segment));
 			get_str(n, "dev", tn->dev, sizeof(tn->dev));
 			get_str(n, "mac", tn->mac, sizeof(tn->mac));
-			tn->vni = (unsigned)get_int(n, "vni");
-			tn->mtu = (int)get_int(n, "mtu");
+			tn->vni = (unsigned)jget_int64(n, "vni", 0);
+			tn->mtu = (int)jget_int64(n, "mtu", 0);
 		}
 	}
 }
@@ -244,8 +227,8 @@ static void load_links(json_object *o, struct lab_run *r)
 		get_str(n, "segment", tn->segment, sizeof(tn->segment));
 		get_str(n, "dev", tn->dev, sizeof(tn->dev));
 		get_str(n, "peer", tn->peer, sizeof(tn->peer));
-		tn->vni = (unsigned)get_int(n, "vni");
-		tn->mtu = (int)get_int(n, "mtu");
+		tn->vni = (unsigned)jget_int64(n, "vni", 0);
+		tn->mtu = (int)jget_int64(n, "mtu", 0);
 	}
 }
 
@@ -268,8 +251,8 @@ int lab_load_state(const char *path, struct lab_run *r)
 	get_str(o, "kernel", r->kernel, sizeof(r->kernel));
 	get_str(o, "accel", r->accel, sizeof(r->accel));
 	get_str(o, "status", r->status, sizeof(r->status));
-	r->created = get_int(o, "created");
-	r->boot_s = get_dbl(o, "boot_s");
+	r->created = jget_int64(o, "created", 0);
+	r->boot_s = jget_num(o, "boot_s", -1);
 
 	if (json_object_object_get_ex(o, "procs", &a))
 		for (size_t i = 0; i < json_object_array_length(a) && r->nprocs < LAB_MAX_PROCS; i++) {
@@ -278,8 +261,8 @@ int lab_load_state(const char *path, struct lab_run *r)
 			e = json_object_array_get_idx(a, i);
 			get_str(e, "role", p->role, sizeof(p->role));
 			get_str(e, "name", p->name, sizeof(p->name));
-			p->pid = (pid_t)get_int(e, "pid");
-			p->start = (unsigned long long)get_int(e, "start");
+			p->pid = (pid_t)jget_int64(e, "pid", 0);
+			p->start = (unsigned long long)jget_int64(e, "start", 0);
 		}
 	if (json_object_object_get_ex(o, "segments", &a))
 		for (size_t i = 0; i < json_object_array_length(a) && r->nsegments < TOPO_MAX_SEGMENTS; i++) {
@@ -289,7 +272,7 @@ int lab_load_state(const char *path, struct lab_run *r)
 			get_str(e, "name", s->name, sizeof(s->name));
 			get_str(e, "bridge", s->bridge, sizeof(s->bridge));
 			get_str(e, "pcap", s->pcap, sizeof(s->pcap));
-			s->mtu = (int)get_int(e, "mtu");
+			s->mtu = (int)jget_int64(e, "mtu", 0);
 		}
 	if (json_object_object_get_ex(o, "guests", &a))
 		for (size_t i = 0; i < json_object_array_length(a) && r->nguests < TOPO_MAX_HOSTS; i++) {
@@ -302,11 +285,11 @@ int lab_load_state(const char *path, struct lab_run *r)
 			get_str(e, "qmp", g->qmp, sizeof(g->qmp));
 			get_str(e, "qga", g->qga, sizeof(g->qga));
 			get_str(e, "shell", g->shell, sizeof(g->shell));
-			g->pid = (pid_t)get_int(e, "pid");
-			g->start = (unsigned long long)get_int(e, "start");
-			g->t_kernel = get_dbl(e, "t_kernel");
-			g->t_ready = get_dbl(e, "t_ready");
-			g->rss_kib = (long)get_int(e, "rss_kib");
+			g->pid = (pid_t)jget_int64(e, "pid", 0);
+			g->start = (unsigned long long)jget_int64(e, "start", 0);
+			g->t_kernel = jget_num(e, "t_kernel", -1);
+			g->t_ready = jget_num(e, "t_ready", -1);
+			g->rss_kib = (long)jget_int64(e, "rss_kib", 0);
 			if (json_object_object_get_ex(e, "nics", &nics))
 				for (size_t j = 0; j < json_object_array_length(nics) && g->nnics < TOPO_MAX_NICS; j++) {
 					struct lab_nic *nc = &g->nics[g->nnics++];

@@ -10,6 +10,7 @@
 
 #include "errnames.h"
 #include "guest.h"
+#include "jsonget.h"
 #include "log.h"
 #include "model.h"
 #include "netns.h"
@@ -77,8 +78,7 @@ void lab_status(struct lab_run *r, FILE *f)
 			if (!qmp_open(&q, g->qmp, 2000)) {
 				json_object *st = qmp_execute(&q, "query-status", NULL, 2000, err, sizeof(err)), *v;
 
-				if (st && json_object_object_get_ex(st, "status", &v) &&
-				    json_object_is_type(v, json_type_string))
+				if ((v = jget(st, "status", json_type_string)))
 					snprintf(vm, sizeof(vm), "%s", json_object_get_string(v));
 				json_object_put(st);
 				qmp_close(&q);
