@@ -20,7 +20,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include <json-c/json.h>
 #include "bench-config.h"
 #include "cli.h"
@@ -28,6 +27,7 @@
 #include "file.h"
 #include "kapi.h"
 #include "log.h"
+#include "proc.h"
 #include "report.h"
 
 #define PROG "bpfwire-bench"
@@ -238,34 +238,35 @@ static int run_lab(const char *scenario, const char *results, const char *accel)
 {
 	struct pinner pn = { .line = "" };
 	char lab[PATH_MAX];
-	pid_t pid, w;
+	char *argv[] = { lab, "run", "--no-capture", "--results", (char *)results, "--accel",
+			 (char *)accel, (char *)scenario, NULL };
+	enum spawn_step step;
+	struct spawn_opts so = { .inherit = true, .no_path = true, .failed = &step };
+	pid_t pid;
 	int st;
 
 	snprintf(lab, sizeof(lab), "%s/lab/bpfwire-lab", BPFWIRE_BUILD_ROOT);
-	fflush(stdout);
-	pid = fork();
+	pid = spawn(argv, &so);
+	if (pid < 0 && step > SPAWN_FORK) {
+		pr_warn("can't run %s: %s", lab, errno_text(-pid));
+		return 127;
+	}
 	if (pid < 0)
 		return -1;
-	if (pid == 0) {
-		execl(lab, lab, "run", "--no-capture", "--results", results, "--accel", accel,
-		      scenario, (char *)NULL);
-		pr_warn("can't run %s: %s", lab, errno_text(errno));
-		_exit(127);
-	}
 	/* Ctrl-C reaches the lab too; it tears down, then we report. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	snprintf(pn.run, sizeof(pn.run), "%s", results);
-	while ((w = waitpid(pid, &st, WNOHANG)) == 0 || (w < 0 && errno == EINTR)) {
+	while ((st = proc_poll(pid, NULL)) == -EAGAIN) {
 		if (!pn.done[0] || !pn.done[1])
 			pin_scan(&pn);
 		usleep(500 * 1000);
 	}
-	if (w < 0)
+	if (st < 0)
 		return -1;
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return st;
 }
 
 struct bench_opts {

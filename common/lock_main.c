@@ -78,6 +78,7 @@ int main(int argc, char **argv)
 		pr_warn("%s: %s", path, errno_str(errno));
 		return CLI_EUSAGE;
 	}
+	/* exec in place, not spawn: COMMAND is this process, its signals and exit status its own */
 	execvp(argv[optind + 1], &argv[optind + 1]);
 	pr_warn("%s: %s", argv[optind + 1], errno_str(errno));
 	return errno == ENOENT ? 127 : 126;

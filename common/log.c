@@ -13,6 +13,11 @@ void log_init(const char *prog, enum log_level level)
 	log_level = level;
 }
 
+const char *log_prog_name(void)
+{
+	return log_prog;
+}
+
 void log_vmsg(enum log_level level, const char *fmt, va_list ap)
 {
 	char line[4096];

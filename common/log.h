@@ -15,6 +15,8 @@ extern enum log_level log_level;
 
 /* The prefix of every line: the program's name. */
 void log_init(const char *prog, enum log_level level);
+/* That name, for a line that is not the logger's (a child's, quoted). */
+const char *log_prog_name(void);
 void log_msg(enum log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void log_vmsg(enum log_level level, const char *fmt, va_list ap);

@@ -82,7 +82,11 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Fork argv with stdout and stderr into a pipe, in a new process group. */
+/*
+ * Fork argv with stdout and stderr into a pipe, in a new process group.
+ * Not proc.h's spawn: a test_progs that cannot chdir or exec is a status
+ * here (126, 127) that its TAP line reports, not a failed start.
+ */
 static pid_t spawn(char *const argv[], const char *dir, int *rfd)
 {
 	int p[2];

@@ -27,7 +27,7 @@
 
 #include "file.h"
 #include "tap.h"
-#include "vm/util.h"
+#include "proc.h"
 
 static const char *src, *build;
 static char src_real[PATH_MAX];

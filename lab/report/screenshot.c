@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "file.h"
+#include "proc.h"
 #include "screenshot.h"
 #include "vm/util.h"
 

@@ -2,10 +2,10 @@
 /* Scenario file parser; the grammar is in scenarios/README.md. */
 #define _GNU_SOURCE
 #include "errnames.h"
+#include "proc.h"
 #include "scenario.h"
 #include "topo/linegrammar.h"
 #include "vm/kseries.h"
-#include "vm/util.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>

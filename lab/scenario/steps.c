@@ -9,10 +9,12 @@
 #include <sys/stat.h>
 
 #include "errnames.h"
+#include "file.h"
 #include "kapi.h"
 #include "lab-config.h"
 #include "scenario.h"
 #include "steps.h"
+#include "timeutil.h"
 #include "vm/guest.h"
 #include "vm/model.h"
 #include "vm/qga.h"

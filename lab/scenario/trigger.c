@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "errnames.h"
+#include "proc.h"
 #include "timeutil.h"
 
 #define PROG "bpfwire-trigger"
@@ -38,16 +39,12 @@ static int parse_long(const char *s, long min, long max, long *out)
 
 static int do_exec(const char *path)
 {
+	char *argv[] = { (char *)path, NULL };
+	struct spawn_opts so = { .inherit = true, .no_path = true };
+	pid_t pid = spawn(argv, &so);
 	int status;
-	pid_t pid = fork();
 
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execl(path, path, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
+	if (pid < 0 || proc_wait(pid, -1, &status) < 0)
 		return -1;
 	return WIFEXITED(status) && WEXITSTATUS(status) != 127 ? 0 : -1;
 }

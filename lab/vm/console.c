@@ -15,6 +15,7 @@
 #include "console.h"
 #include "errnames.h"
 #include "escape.h"
+#include "file.h"
 #include "log.h"
 #include "model.h"
 #include "remote.h"

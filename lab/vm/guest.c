@@ -22,6 +22,7 @@
 #include "log.h"
 #include "model.h"
 #include "netns.h"
+#include "proc.h"
 #include "qga.h"
 #include "qmp.h"
 #include "remote_ssh.h"

@@ -9,6 +9,7 @@
 
 #include "jsonchan.h"
 #include "jsonget.h"
+#include "timeutil.h"
 #include "util.h"
 
 double jchan_deadline(int timeout_ms)

@@ -20,6 +20,7 @@
 
 #include "console.h"
 #include "errnames.h"
+#include "file.h"
 #include "guest.h"
 #include "kseries.h"
 #include "lab-config.h"
@@ -29,6 +30,7 @@
 #include "net.h"
 #include "netns.h"
 #include "preflight.h"
+#include "proc.h"
 #include "qemu.h"
 #include "qga.h"
 #include "reaper.h"
@@ -36,6 +38,7 @@
 #include "share.h"
 #include "state.h"
 #include "sysrq.h"
+#include "timeutil.h"
 #include "topo/topo_prefix.h"
 #include "topo/topology.h"
 #include "util.h"

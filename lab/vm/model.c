@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "model.h"
-#include "util.h"
+#include "proc.h"
 
 const struct lab_guest *lab_guest(const struct lab_run *r, const char *name)
 {

@@ -13,9 +13,10 @@
 #include <unistd.h>
 
 #include "errnames.h"
+#include "file.h"
 #include "log.h"
 #include "netns.h"
-#include "util.h"
+#include "proc.h"
 
 bool netns_exists(const char *name)
 {
@@ -102,37 +103,40 @@ int netns_delete(const char *name, char *err, size_t errlen)
 	return netns_run(NULL, del, err, errlen);
 }
 
+struct sysctl_write {
+	const char *path, *value;
+};
+
+/* In a child in the netns: a /proc/sys file is the netns's of whoever opens it. */
+static int write_sysctl(void *arg)
+{
+	const struct sysctl_write *w = arg;
+	int fd = open(w->path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return write(fd, w->value, strlen(w->value)) == (ssize_t)strlen(w->value) ? 0 : -EIO;
+}
+
 int netns_sysctl(const char *name, const char *key, const char *value)
 {
 	char path[256];
+	struct sysctl_write w = { path, value };
+	enum spawn_step step;
+	struct spawn_opts so = { .netns = name, .child_setup = write_sysctl, .child_arg = &w,
+				 .failed = &step };
 	pid_t pid;
-	int status;
+	int st;
 
 	snprintf(path, sizeof(path), "/proc/sys/%s", key);
 	for (char *p = path + strlen("/proc/sys/"); *p; p++)
 		if (*p == '.')
 			*p = '/';
-	pid = fork();
+	pid = spawn(NULL, &so);
 	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		char ns[256];
-		int fd, ok;
-
-		snprintf(ns, sizeof(ns), "/run/netns/%s", name);
-		fd = open(ns, O_RDONLY);
-		if (fd < 0 || setns(fd, CLONE_NEWNET))
-			_exit(1);
-		fd = open(path, O_WRONLY);
-		if (fd < 0)
-			_exit(2);
-		ok = write(fd, value, strlen(value)) == (ssize_t)strlen(value);
-		_exit(ok ? 0 : 3);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+		return step > SPAWN_FORK ? -EIO : pid;
+	st = proc_wait(pid, -1, NULL);
+	return st < 0 ? st : st ? -EIO : 0;
 }
 
 int netns_ip_batch(const char *name, const char *file, char *err, size_t errlen)

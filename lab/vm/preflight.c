@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "errnames.h"
+#include "file.h"
 #include "lab-config.h"
 #include "log.h"
 #include "model.h"

@@ -7,8 +7,8 @@
 #include <sys/types.h>
 
 #include "model.h"
+#include "proc.h"
 #include "topo/topology.h"
-#include "util.h"
 
 /* r->accel from auto|kvm|tcg, and why. */
 void qemu_choose_accel(struct lab_run *r, const char *accel, char *why, size_t whylen);

@@ -11,6 +11,7 @@
 #include "jsonchan.h"
 #include "jsonget.h"
 #include "qga.h"
+#include "timeutil.h"
 #include "util.h"
 
 int qga_open(struct qga *g, const char *path, int timeout_ms)

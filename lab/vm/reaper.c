@@ -72,6 +72,7 @@ int guard_start(struct lab_run *r, void (*teardown)(struct lab_run *snap))
 		return LAB_FAIL;
 	}
 	fflush(NULL);
+	/* not spawn, which waits for an exec: the reaper runs lab code until the lab dies */
 	pid = fork();
 	if (pid < 0) {
 		pr_warn("couldn't fork the reaper: %s", errno_str(errno));

@@ -16,14 +16,17 @@
 #include <unistd.h>
 
 #include "errnames.h"
+#include "file.h"
 #include "log.h"
 #include "model.h"
 #include "netns.h"
+#include "proc.h"
 #include "qga.h"
 #include "remote.h"
 #include "remote_ssh.h"
 #include "splat.h"
 #include "state.h"
+#include "timeutil.h"
 #include "topo/topo_lookup.h"
 #include "topo/topo_prefix.h"
 #include "topo/topology.h"

@@ -7,8 +7,8 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "proc.h"
 #include "topo/topology.h"
-#include "util.h"
 
 /* A copy of t with only what boots (no remote hosts, only part's guests), or NULL. */
 struct topology *remote_guests_only(const struct topology *t, const char *part);

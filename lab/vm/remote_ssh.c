@@ -16,12 +16,15 @@
 
 #include "errnames.h"
 #include "escape.h"
+#include "file.h"
 #include "lab-config.h"
 #include "log.h"
 #include "model.h"
 #include "netns.h"
+#include "proc.h"
 #include "qga.h"
 #include "remote_ssh.h"
+#include "timeutil.h"
 #include "util.h"
 
 void ssh_argv(const struct lab_run *r, const struct lab_remote *m, struct argv *a)
@@ -98,27 +101,6 @@ static char *slurp_unlink(const char *path, size_t *len)
 	return text;
 }
 
-static int wait_deadline(pid_t pid, int timeout_ms)
-{
-	double end = now_s() + timeout_ms / 1000.0;
-	int status;
-
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-		if (w < 0 && errno != EINTR)
-			return -errno;
-		if (now_s() > end) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			return -ETIMEDOUT;
-		}
-		sleep_ms(10);
-	}
-}
-
 int ssh_run(const struct lab_run *r, const struct lab_remote *m, const char *cmd, int timeout_ms,
 	    const char *out_path, struct qga_result *res)
 {
@@ -146,7 +128,8 @@ int ssh_run(const struct lab_run *r, const struct lab_remote *m, const char *cmd
 		pr_warn("%s: couldn't start ssh: %s", m->name, errno_str(pid));
 		return pid;
 	}
-	st = wait_deadline(pid, timeout_ms);
+	/* a negative timeout: no time at all, not proc_wait's forever */
+	st = proc_wait(pid, timeout_ms < 0 ? 0 : timeout_ms, NULL);
 	res->err = slurp_unlink(err, &res->err_len);
 	if (out_path == out)
 		res->out = slurp_unlink(out, &res->out_len);

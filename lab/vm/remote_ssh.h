@@ -7,8 +7,8 @@
 #include <stddef.h>
 
 #include "model.h"
+#include "proc.h"
 #include "qga.h"
-#include "util.h"
 
 /* ssh [-F CONFIG] -o BatchMode=yes ... -p PORT -l USER ADDR, without a command. */
 void ssh_argv(const struct lab_run *r, const struct lab_remote *m, struct argv *a);

@@ -230,6 +230,7 @@ int rootview_cmd(int argc, char **argv)
 	ret = rootview_enter(&v);
 	if (ret)
 		return 1;
+	/* exec in place, not spawn: CMD stays in this process's new mount namespace */
 	execvp(argv[i + 1], argv + i + 1);
 	pr_warn("confine: can't run %s: %s", argv[i + 1], errno_str(errno));
 	return 127;

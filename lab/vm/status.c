@@ -9,16 +9,17 @@
 #include <sys/stat.h>
 
 #include "errnames.h"
+#include "file.h"
 #include "guest.h"
 #include "jsonget.h"
 #include "log.h"
 #include "model.h"
 #include "netns.h"
+#include "proc.h"
 #include "qga.h"
 #include "qmp.h"
 #include "state.h"
 #include "status.h"
-#include "util.h"
 
 int lab_list(FILE *f)
 {

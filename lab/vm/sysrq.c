@@ -24,8 +24,10 @@
 #include "errnames.h"
 #include "log.h"
 #include "model.h"
+#include "proc.h"
 #include "qmp.h"
 #include "sysrq.h"
+#include "timeutil.h"
 #include "topo/topology.h"
 #include "util.h"
 

@@ -15,12 +15,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "scenario/runner.h"
 #include "scenario/scenario.h"
 #include "scenario/steps.h"
 #include "scenario/summary_write.h"
 #include "splat.h"
 #include "tap.h"
+#include "timeutil.h"
 #include "vm/kseries.h"
 #include "vm/model.h"
 #include "vm/util.h"

@@ -18,12 +18,12 @@
 
 #include "file.h"
 #include "lab-config.h"
+#include "proc.h"
 #include "tap.h"
 #include "topo/topology.h"
 #include "vm/lifecycle.h"
 #include "vm/model.h"
 #include "vm/qemu.h"
-#include "vm/util.h"
 
 static char tmp[] = "/tmp/test-hostsafe-XXXXXX";
 

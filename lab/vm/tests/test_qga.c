@@ -23,7 +23,9 @@
 
 #include "escape.h"
 #include "file.h"
+#include "proc.h"
 #include "tap.h"
+#include "timeutil.h"
 #include "vm/guest.h"
 #include "vm/model.h"
 #include "vm/qga.h"

@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "file.h"
+#include "proc.h"
 #include "tap.h"
 #include "topo/topology.h"
 #include "vm/model.h"
