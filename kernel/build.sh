@@ -564,7 +564,7 @@ apply_series() {
 user_n=0 user_total=0
 # apply_user_mail MAIL WHAT KIND VALUE: WHAT names it in messages.
 apply_user_mail() {
-	local mail=$1 what=$2 kind=$3 value=$4 err rejects f n first last header after
+	local mail=$1 what=$2 kind=$3 value=$4 err after
 	git mailinfo "$scratch/msg" "$scratch/diff" <"$mail" >"$scratch/info" ||
 		die "$what: git mailinfo cannot read this message"
 	subject=$(sed -n 's/^Subject: //p' "$scratch/info")
@@ -580,13 +580,7 @@ apply_user_mail() {
 			case $user_n in 1) after= ;; 2) after=" after patch 1" ;; *) after=" after patches 1-$((user_n - 1))" ;; esac
 			echo "kernel: error: patch $user_n \"$subject\" ($what) does not apply to $KSRC_DESC$after"
 			echo "$err" | grep -v 'while searching for' | grep . | sed 's/^/kernel:   git apply: /'
-			rejects=$(ksrc_rejects "$src" "$scratch/diff") || rejects=
-			while IFS=$'\t' read -r f n; do
-				[ -n "$f" ] || continue
-				IFS=$'\t' read -r first last header < <(ksrc_hunks "$scratch/diff" |
-					awk -F'\t' -v f="$f" -v n="$n" '$1 == f && $2 == n { print $3 "\t" $4 "\t" $5; exit }') || true
-				echo "kernel:   hunk: $f hunk #$n, lines ${first:-?}-${last:-?}: $header"
-			done <<<"$rejects"
+			ksrc_report_hunks "$src" "$scratch/diff" kernel: || true
 			echo "kernel:   Patch failed at $(printf '%04d' "$user_n") $subject"
 			echo "kernel:   Nothing was applied: the build's tree is as it was; the next build starts again from the base."
 		} >&2

@@ -181,12 +181,29 @@ ksrc_rejects() {
 	rm -rf "$tmp"
 }
 
+# ksrc_report_hunks SRC PATCH PREFIX: a line "PREFIX   hunk: FILE hunk #N,
+# lines A-B: @@ header" for each hunk of PATCH that SRC's index rejects;
+# status 1 when no single hunk was rejected. build.sh's user patches and
+# ksrc_apply's series patches share it so that both name a hunk alike.
+ksrc_report_hunks() {
+	local src=$1 patch=$2 prefix=$3 rejects f n first last header found=1
+	rejects=$(ksrc_rejects "$src" "$patch") || rejects=
+	while IFS=$'\t' read -r f n; do
+		[ -n "$f" ] || continue
+		IFS=$'\t' read -r first last header < <(ksrc_hunks "$patch" |
+			awk -F'\t' -v f="$f" -v n="$n" '$1 == f && $2 == n { print $3 "\t" $4 "\t" $5; exit }') || true
+		echo "$prefix   hunk: $f hunk #$n, lines ${first:-?}-${last:-?}: $header"
+		found=0
+	done <<<"$rejects"
+	return "$found"
+}
+
 # ksrc_apply SRC PATCH [PREFIX]: git apply --cached PATCH to SRC's index
 # (the caller's GIT_INDEX_FILE). When it does not apply: the report on
 # stderr, lines starting with PREFIX (default "kernel:"), and status 1.
 # ksrc_read must have run.
 ksrc_apply() {
-	local src=$1 patch=$2 prefix=${3:-kernel:} err rejects f n first last header found=0
+	local src=$1 patch=$2 prefix=${3:-kernel:} err found=0
 	patch=$(realpath "$patch")
 	if err=$(git -C "$src" apply --cached --whitespace=nowarn "$patch" 2>&1); then
 		return 0
@@ -194,14 +211,7 @@ ksrc_apply() {
 	{
 		echo "$prefix error: patch $(basename "$patch") does not apply to $KSRC_DESC"
 		echo "$prefix   patch file: $patch"
-		rejects=$(ksrc_rejects "$src" "$patch") || rejects=
-		while IFS=$'\t' read -r f n; do
-			[ -n "$f" ] || continue
-			IFS=$'\t' read -r first last header < <(ksrc_hunks "$patch" |
-				awk -F'\t' -v f="$f" -v n="$n" '$1 == f && $2 == n { print $3 "\t" $4 "\t" $5; exit }') || true
-			echo "$prefix   hunk: $f hunk #$n, lines ${first:-?}-${last:-?}: $header"
-			found=1
-		done <<<"$rejects"
+		ksrc_report_hunks "$src" "$patch" "$prefix" && found=1
 		# git's own lines (file:line of the first bad hunk of each file, a
 		# missing file...) without the context it searched for.
 		echo "$err" | grep '^error: ' | grep -v 'while searching for' | sed "s|^|$prefix   git apply: |" || true

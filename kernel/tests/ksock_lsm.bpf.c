@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ksock under an LSM, for the maintainer's tests:
+ * ksock under an LSM, for test_ksock_max.c, test_ksock_lsm.c and test_race.c:
  * - socket_create refused for target_pid: bpf_ksock_create fails and gives
  *   its quota slot back (err_uncharge);
  * - socket_post_create counted for target_pid: a create refused for

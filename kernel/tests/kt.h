@@ -35,10 +35,10 @@
  * does not depend on the link order. Keys, by area:
  *   10 netpoll seeds, 20 ksock seeds, 30 quota, 40 wq (41 netpoll),
  *   50 bad input (and netpoll's, 53..56), 57..58 netns teardown,
- *   60 verifier, 70..76 the maintainer's tests, 77..79 the netpoll
- *   detach, 80 the wire MAC in BPF, 85 netpoll send sizes, 90
- *   post-checks; 1 the flavour, 22..27 and 42..43 the upstream API,
- *   28..29 the cases of both.
+ *   60 verifier, 70..72 bpf_ksock_max, 73..75 ksock under the LSM,
+ *   76 the release race, 77..79 the netpoll detach, 80 the wire MAC in
+ *   BPF, 85 netpoll send sizes, 90 post-checks; 1 the flavour, 22..27 and
+ *   42..43 the upstream API, 28..29 the cases of both.
  */
 struct kt_test {
 	int order;
@@ -74,6 +74,17 @@ int run_prog_ctx_without_cap(struct bpf_program *prog, void *ctx, __u32 size,
 			     int cap, int *pid_slot);
 #define run_prog_without_cap(prog, cap, pid_slot) \
 	run_prog_ctx_without_cap(prog, NULL, 0, cap, pid_slot)
+/* The ctx of ksock_lsm.bpf.c's hold_one, drop_one and hold_one_nested. */
+struct ksock_hold_args {
+	__u32 slot;
+	__u32 sndbuf;
+};
+/*
+ * ksock_lsm.bpf.c's hold_one: creates a ksock (with sndbuf, unless 0) and
+ * holds it in slot; 0 or bpf_ksock_create's -errno (below -2000: the test
+ * run failed).
+ */
+int ksock_hold_slot(struct bpf_program *hold_one, __u32 slot, __u32 sndbuf);
 /*
  * ksock_lsm.bpf.c's drop_one: releases the ksock held in slot (~0U: the
  * __ksock_ctx_map's); 0, or -ENOENT when the slot was empty.

@@ -91,13 +91,24 @@ int run_prog_ctx_without_cap(struct bpf_program *prog, void *ctx, __u32 size,
 	return -WEXITSTATUS(st);
 }
 
-int ksock_drop_slot(struct bpf_program *drop_one, __u32 slot)
+/* A ksock_hold_args program's return, or its test run's -errno less 2000. */
+static int ksock_slot_run(struct bpf_program *prog, __u32 slot, __u32 sndbuf)
 {
-	struct { __u32 slot, sndbuf; } a = { slot, 0 };
+	struct ksock_hold_args a = { .slot = slot, .sndbuf = sndbuf };
 	int ret = -1000, err;
 
-	err = run_prog_ctx(drop_one, &a, sizeof(a), &ret);
+	err = run_prog_ctx(prog, &a, sizeof(a), &ret);
 	return err ? err - 2000 : ret;
+}
+
+int ksock_hold_slot(struct bpf_program *hold_one, __u32 slot, __u32 sndbuf)
+{
+	return ksock_slot_run(hold_one, slot, sndbuf);
+}
+
+int ksock_drop_slot(struct bpf_program *drop_one, __u32 slot)
+{
+	return ksock_slot_run(drop_one, slot, 0);
 }
 
 bool kt_seed_kernel(void)
