@@ -23,6 +23,7 @@
 #include <json-c/json.h>
 #include "bench-config.h"
 #include "cli.h"
+#include "compare.h"
 #include "errnames.h"
 #include "file.h"
 #include "kapi.h"

@@ -8,7 +8,8 @@
 #include <math.h>
 #include <string.h>
 #include <json-c/json.h>
-#include "report.h"
+#include "compare.h"
+#include "report_read.h"
 
 #define MAXRUNS BENCH_COMPARE_MAXRUNS
 

@@ -24,6 +24,10 @@
 #include "errnames.h"
 #include "jsonget.h"
 #include "report_int.h"
+#include "report_json.h"
+#include "report_read.h"
+#include "report_svg.h"
+#include "report_txt.h"
 
 bool bench_config_has_lockdep(const char *path)
 {

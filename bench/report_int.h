@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The parts of the benchmark report (report.c) and what they share: a run
- * read into struct report (report_read.c), then written as bench.txt
- * (report_txt.c), bench.svg (report_svg.c) and bench.json (report_json.c).
+ * What the parts of the benchmark report (report.c) share: a run read into
+ * struct report (report_read.h), then written as bench.txt (report_txt.h),
+ * bench.svg (report_svg.h) and bench.json (report_json.h).
  */
 #ifndef BPFWIRE_BENCH_REPORT_INT_H
 #define BPFWIRE_BENCH_REPORT_INT_H
@@ -60,25 +60,8 @@ struct report {
 	char load[256];		/* RUN/load.txt: the host's load average, start and end */
 };
 
-/* report_read.c */
-void read_text(const char *run, const char *name, char *buf, size_t len);
-void read_run_file(const char *run, const char *name, const char *dflt, char *buf,
-		   size_t len);
-int read_rate(const char *run, int m, int r, struct rate_run *rr, char *err, size_t errlen);
-int read_lat(const char *run, int m, int half, struct lat *l, char *err, size_t errlen);
-int read_cost(const char *run, const char *name, double *med, double *call,
-	      double *task);
-void read_cost_failed(const char *run, const char *name, struct path_res *pr);
-void summarise(struct path_res *pr);
-int idx(const char *name);
-bool have(const struct report *rp, int m);
-double ratio(const struct report *rp, int m, const char *ref);
-double sl_ratio(const struct report *rp, int m, const char *ref, double *med);
-json_object *jd(double v);
-void add_target(json_object *t, const char *name, double value, const char *want, int met);
-
 /*
- * report_txt.c; sign_cost serves bench.json too: a variant over its base,
+ * sign_cost() (report_txt.h) serves bench.json too: a variant over its base,
  * signed over unsigned or encrypted over signed-only.
  */
 struct sign_cost {
@@ -86,16 +69,5 @@ struct sign_cost {
 	double call_added;	/* added ns per singly timed open, variant over base */
 	double loop_added;	/* added ns per open in a loop, variant over base */
 };
-
-bool sign_cost(const struct report *rp, const char *sig, const char *plain,
-	       struct sign_cost *c);
-void write_txt(FILE *f, const struct report *rp);
-void print_targets(FILE *f, json_object *root);
-
-/* report_svg.c */
-void write_svg(FILE *f, const struct report *rp);
-
-/* report_json.c */
-json_object *build_json(const struct report *rp);
 
 #endif

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 #include "errnames.h"
 #include "report_int.h"
+#include "report_read.h"
 
 static json_object *load(const char *run, const char *host, const char *name)
 {

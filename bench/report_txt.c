@@ -11,6 +11,8 @@
 #include <json-c/json.h>
 #include "errnames.h"
 #include "report_int.h"
+#include "report_read.h"
+#include "report_txt.h"
 
 /* ---- text ----------------------------------------------------------------- */
 

@@ -5,11 +5,14 @@
  * pinned state under /sys/fs/bpf/bpfwire/. See bpf/README.md.
  */
 #include <stdio.h>
-#include "agent.h"
 #include "cli.h"
 #include "kapi.h"
+#include "ksock.h"
 #include "libbpf_log.h"
 #include "log.h"
+#include "netpoll.h"
+#include "pins.h"
+#include "ringbuf.h"
 
 int main(int argc, char **argv)
 {

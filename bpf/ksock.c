@@ -8,7 +8,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/socket.h>
-#include "agent.h"
+#include "ksock.h"
 #include "kapi.h"
 #include "loader.h"
 #include "ksock.bpf.skel.h"

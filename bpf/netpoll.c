@@ -9,7 +9,7 @@
 #include <string.h>
 #include <net/if.h>
 #include <sys/socket.h>
-#include "agent.h"
+#include "netpoll.h"
 #include "kapi.h"
 #include "loader.h"
 #include "neigh.h"

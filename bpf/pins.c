@@ -9,9 +9,9 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <json-c/json.h>
-#include "agent.h"
 #include "kapi.h"
 #include "loader.h"
+#include "pins.h"
 #include "status.h"
 
 static const enum bpfwire_via all_vias[] = {

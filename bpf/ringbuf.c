@@ -16,7 +16,7 @@
 #include <netinet/in.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include "agent.h"
+#include "ringbuf.h"
 #include "keyfile.h"
 #include "loader.h"
 #include "wirecrypt.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * bpfwire-agent status --json, as pins.c builds it from the pinned maps.
+ * bpfwire-agent status --json, as pins.c builds it from the pinned maps
+ * (its writers are pins.h's).
  * Its fields are listed in status-json.fields (common/fields.h), which the
  * lab's `check` lints scenarios' stats IDs against; tests/test_status_json.c
  * runs these writers on made-up readings, as no host without the lab kernel
@@ -22,10 +23,5 @@ struct status {
 	__u32 pending;			/* --batch: events in the open batch */
 	int agent_running;
 };
-
-/* One element of "senders". */
-json_object *status_json(const char *dir, const struct status *st);
-/* The document: takes senders (an array of status_json); api is enum kapi_ksock (kapi.h) or -errno. */
-json_object *status_doc(json_object *senders, int api);
 
 #endif /* BPFWIRE_STATUS_H */

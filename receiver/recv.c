@@ -11,7 +11,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "recv_capture.h"
+#include "recv_json.h"
+#include "recv_opts.h"
 #include "recv_run.h"
+#include "recv_verdict.h"
 
 int main(int argc, char **argv)
 {

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "recv_capture.h"
 #include "recv_run.h"
 
 static volatile sig_atomic_t stop_flag;

@@ -10,7 +10,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "recv_capture.h"
+#include "recv_json.h"
 #include "recv_run.h"
+#include "recv_verdict.h"
 
 /* One sender's counts; add_to sums a second epoch of the same id into o. */
 static void sender_counts(json_object *o, const struct bpfw_sender *snd, int add_to)

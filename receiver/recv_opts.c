@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "recv_opts.h"
 #include "recv_run.h"
 
 static void usage(FILE *f)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * bpfwire-recv's run: the options and state every part shares, and the
- * parts: options (recv_opts.c), the two inputs, capture and
- * socket (recv_capture.c), the expectations and the verdict line
- * (recv_verdict.c), and the JSON summary (recv_json.c).
+ * bpfwire-recv's run: the options and state every part shares. The parts
+ * have a header each: options (recv_opts.h), the two inputs, capture and
+ * socket (recv_capture.h), the expectations and the verdict line
+ * (recv_verdict.h), and the JSON summary (recv_json.h).
  */
 #ifndef BPFWIRE_RECV_RUN_H
 #define BPFWIRE_RECV_RUN_H
@@ -90,28 +90,10 @@ struct checks {
 /* "couldn't ...: Text (ENAME, -N)", the common form of every error. */
 #define pr_errno(err, fmt, ...) \
 	pr_warn(fmt ": %s", ##__VA_ARGS__, errno_str(err))
-/* recv_opts.c: 0, or -1 after saying why (exit EXIT_USAGE). */
-int parse_opts(int argc, char **argv, struct opts *o);
 
-/* recv_capture.c: the SIGINT/SIGTERM handler, and the two modes. */
-void recv_on_signal(int sig);
-int run_offline(struct run *run);
-int run_live(struct run *run);
-/* An address as text, and the datagrams a side's senders gave. */
-void fmt_addr(uint8_t family, const uint8_t *a, char *buf, size_t len);
-uint64_t total_received(struct bpfw_senders *s);
-
-/* recv_verdict.c: a side's counts summed over its senders. */
+/* A side's counts summed over its senders (side_totals(), recv_verdict.h). */
 struct totals {
 	uint64_t received, lost, duplicates, replays, reordered;
 };
-
-struct totals side_totals(struct bpfw_senders *s);
-void evaluate(struct run *run, struct checks *c);
-void print_line(struct run *run, struct checks *c);
-
-/* recv_json.c */
-json_object *summary_json(struct run *run, struct checks *c);
-int write_json(const char *path, json_object *root);
 
 #endif

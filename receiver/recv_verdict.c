@@ -6,7 +6,9 @@
 #define _GNU_SOURCE
 #include <string.h>
 
+#include "recv_capture.h"
 #include "recv_run.h"
+#include "recv_verdict.h"
 
 /* ---- expectations and reports ---- */
 

@@ -28,6 +28,7 @@
 #include "parse.h"
 #include "probes.h"
 #include "path.h"
+#include "svg.h"
 
 static const char *path_name(int p)
 {

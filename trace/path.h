@@ -56,8 +56,6 @@ struct host {
 	int have_end;
 };
 
-/* svg.c */
-int write_svg(FILE *f, const struct host *hosts, int nhosts);
 const char *dg_end_name(enum dg_end e);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "probes.h"
 #include "path.h"
+#include "svg.h"
 
 #define LABEL_W	230
 #define PANEL_W	420

@@ -21,6 +21,11 @@
 
 #include "cli.h"
 #include "guest.h"
+#include "guest_cost.h"
+#include "guest_opens.h"
+#include "guest_out.h"
+#include "guest_pktgen.h"
+#include "guest_sendto.h"
 #include "log.h"
 
 /* ---- main ----------------------------------------------------------------- */

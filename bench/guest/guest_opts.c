@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "guest.h"
 #include "guest_opts.h"
+#include "guest_out.h"
 #include "guest_parse.h"
 #include "log.h"
 

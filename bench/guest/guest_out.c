@@ -27,6 +27,7 @@
 #include "file.h"
 #include "frame.h"
 #include "guest.h"
+#include "guest_out.h"
 #include "guest_parse.h"
 #include "libbpf_log.h"
 #include "log.h"

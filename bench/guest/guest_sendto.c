@@ -27,7 +27,9 @@
 #include "frame.h"
 #include "guest.h"
 #include "guest_opts.h"
+#include "guest_out.h"
 #include "guest_parse.h"
+#include "guest_sendto.h"
 #include "libbpf_log.h"
 #include "log.h"
 #include "neigh.h"		/* bpf/: route_get, neigh_resolve */

@@ -9,9 +9,11 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <json-c/json.h>
+#include "compare.h"
 #include "file.h"
 #include "gen.h"
 #include "report.h"
+#include "report_read.h"
 #include "tap.h"
 
 static char dir[128];

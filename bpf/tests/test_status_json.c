@@ -13,6 +13,7 @@
 
 #include "fields.h"
 #include "kapi.h"
+#include "pins.h"
 #include "status.h"
 #include "tap.h"
 

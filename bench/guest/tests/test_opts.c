@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "guest.h"
 #include "guest_opts.h"
+#include "guest_out.h"
 #include "tap.h"
 
 /* guest_out.c's, which needs the skeleton: the message is kept instead. */
