@@ -15,7 +15,7 @@
 # under /tmp only. The exit status is CMD's.
 set -euo pipefail
 
-# No user's: like the lab's QEMU uid (lab/lab.h), one above it.
+# No user's: like the lab's QEMU uid (lab/vm/model.h), one above it.
 SANDBOX_UID=2147480001
 
 usage() { sed -n '9,17p' "$0" | sed 's/^# \{0,1\}//'; }

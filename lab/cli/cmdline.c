@@ -143,7 +143,7 @@ int parse_share_mib(const char *arg, unsigned *mib)
 }
 
 /* --dry-run's one line, after the arguments checked out: exit 0. */
-int dry_run(const char *fmt, ...)
+int dry_run_say(const char *fmt, ...)
 {
 	va_list ap;
 

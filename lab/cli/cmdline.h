@@ -27,7 +27,7 @@ int parse_common(int argc, char **argv, const char *usage, const char *extra_sho
 /* --share-size MIB: 1..65536 into *mib; 0, or -1 when it is no such number. */
 int parse_share_mib(const char *arg, unsigned *mib);
 /* --dry-run's one line, after the arguments checked out; returns 0. */
-int dry_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int dry_run_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define COMMON(argc, argv, usage, s, e, cb, ctx) do {			\
 	int i_ = parse_common(argc, argv, usage, s, e, cb, ctx);	\

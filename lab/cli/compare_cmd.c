@@ -69,7 +69,7 @@ int compare_cmd(int argc, char **argv)
 		return CLI_EUSAGE;
 	}
 	if (opt_dry_run)	/* the arguments only: the runs may not be there yet */
-		return dry_run("compare %s with %s%s%s", argv[0], argv[1], o.html ? ", a page to " : "",
+		return dry_run_say("compare %s with %s%s%s", argv[0], argv[1], o.html ? ", a page to " : "",
 			       o.html ? o.html : "");
 	if (cmp_load(argv[0], argv[1], &r, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd_prog, err);

@@ -20,6 +20,7 @@
 #include "scenario/runner.h"
 #include "scenario_cmd.h"
 #include "topo/topo_lookup.h"
+#include "topo/topo_parse.h"
 #include "topo/topology.h"
 #include "vm/guest.h"
 #include "vm/lifecycle.h"
@@ -187,7 +188,7 @@ static int do_up(int argc, char **argv, bool bench)
 			ret = LAB_EUSAGE;
 	if (ret || opt_dry_run) {
 		if (!ret)
-			dry_run("boot %s (%d segment%s, %d host%s), accel %s", t->path, t->nsegments,
+			dry_run_say("boot %s (%d segment%s, %d host%s), accel %s", t->path, t->nsegments,
 				t->nsegments == 1 ? "" : "s", t->nhosts, t->nhosts == 1 ? "" : "s", u.o.accel);
 		free(t);
 		return ret;
@@ -301,7 +302,7 @@ static int cmd_exec(int argc, char **argv, bool spawn_only)
 	if (argc < 1)
 		return bad_args(0, argv, "a CMD after HOST --");
 	if (opt_dry_run)
-		return dry_run("%s %s in guest %s", spawn_only ? "start" : "run", argv[0], host);
+		return dry_run_say("%s %s in guest %s", spawn_only ? "start" : "run", argv[0], host);
 	lab_install_signals();
 	ret = lab_open(opt_run, &r);
 	if (ret)
@@ -337,7 +338,7 @@ static int cmd_wait(int argc, char **argv)
 	if (*end || pid <= 0)
 		return bad_args(argc, argv, "HOST PID, PID a number above 0");
 	if (opt_dry_run)
-		return dry_run("wait for pid %ld in guest %s", pid, argv[0]);
+		return dry_run_say("wait for pid %ld in guest %s", pid, argv[0]);
 	lab_install_signals();
 	ret = lab_open(opt_run, &r);
 	if (ret)
@@ -377,7 +378,7 @@ static int cmd_link(int argc, char **argv)
 	if (argc != 3 || (strcmp(argv[2], "up") && strcmp(argv[2], "down")))
 		return bad_args(argc, argv, "HOST IFACE up|down");
 	if (opt_dry_run)
-		return dry_run("set %s's %s %s (%s)", argv[0], argv[1], argv[2], bridge ? "bridge port" : "carrier");
+		return dry_run_say("set %s's %s %s (%s)", argv[0], argv[1], argv[2], bridge ? "bridge port" : "carrier");
 	ret = lab_open(opt_run, &r);
 	if (ret)
 		return ret;
@@ -405,7 +406,7 @@ static int cmd_netem(int argc, char **argv)
 	if (argc < 3)
 		return bad_args(argc, argv, "HOST IFACE NETEM-ARGS...|off");
 	if (opt_dry_run)
-		return dry_run("set netem on %s's %s%s: %s...", argv[0], argv[1], tap ? " (its tap)" : "", argv[2]);
+		return dry_run_say("set netem on %s's %s%s: %s...", argv[0], argv[1], tap ? " (its tap)" : "", argv[2]);
 	ret = lab_open(opt_run, &r);
 	if (ret)
 		return ret;
@@ -430,7 +431,7 @@ static int cmd_capture(int argc, char **argv)
 	if (argc > 1)
 		return bad_args(argc, argv, "at most one SEGMENT");
 	if (opt_dry_run)
-		return dry_run(argc ? "start capturing segment %s" : "list the captures%s", argc ? argv[0] : "");
+		return dry_run_say(argc ? "start capturing segment %s" : "list the captures%s", argc ? argv[0] : "");
 	ret = lab_open(opt_run, &r);
 	if (ret)
 		return ret;
@@ -476,7 +477,7 @@ static int cmd_shell(int argc, char **argv)
 	if (argc != 1)
 		return bad_args(argc, argv, "one HOST");
 	if (opt_dry_run)
-		return dry_run("open a shell on %s's ttyS1", argv[0]);
+		return dry_run_say("open a shell on %s's ttyS1", argv[0]);
 	ret = lab_open(opt_run, &r);
 	if (ret)
 		return ret;
@@ -495,7 +496,7 @@ static int cmd_status(int argc, char **argv)
 	if (argc)
 		return bad_args(argc, argv, "no argument");
 	if (opt_dry_run)
-		return dry_run("print the run's state");
+		return dry_run_say("print the run's state");
 	ret = lab_open(opt_run, &r);
 	if (ret)
 		return ret;
@@ -520,7 +521,7 @@ static int cmd_down(int argc, char **argv)
 	if (argc)
 		return bad_args(argc, argv, "no argument");
 	if (opt_dry_run)
-		return dry_run("tear down %s", all ? "every run and orphan bpfwire-* netns" : "the run");
+		return dry_run_say("tear down %s", all ? "every run and orphan bpfwire-* netns" : "the run");
 	/* teardown runs to its end: a second Ctrl-C must not cut it short */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);

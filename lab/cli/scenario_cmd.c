@@ -183,7 +183,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (opt_dry_run)
-		return dry_run("write the pages of %s%s%s%s", argv[0], argc > 1 ? " and more runs" : "",
+		return dry_run_say("write the pages of %s%s%s%s", argv[0], argc > 1 ? " and more runs" : "",
 			       shot ? " and a screenshot to " : "", shot ? shot : "");
 	for (int i = 0; i < argc; i++) {
 		int f = report_run(argv[i]);

@@ -10,6 +10,7 @@
 
 #include "file.h"
 #include "topo/topo_lookup.h"
+#include "topo/topo_parse.h"
 #include "topo/topo_prefix.h"
 #include "topo/topology.h"
 #include "topo_svg.h"

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "errnames.h"
-#include "file.h"
 #include "kbuild_record.h"
+
 #include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "errnames.h"
+#include "file.h"
 
 struct json_object *kbuild_record_load(const char *bzimage, char *err, size_t errlen)
 {

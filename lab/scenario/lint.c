@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* bpfwire-lab check: lint scenarios without booting (lint.h). */
 #define _GNU_SOURCE
-#include "fields.h"
-#include "file.h"
-#include "lab-config.h"
 #include "lint.h"
-#include "runner.h"
-#include "scenario.h"
-#include "topo/topology.h"
-#include "vm/model.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -16,6 +10,15 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fields.h"
+#include "file.h"
+#include "lab-config.h"
+#include "runner.h"
+#include "scenario.h"
+#include "topo/topo_parse.h"
+#include "topo/topology.h"
+#include "vm/model.h"
 
 /* Who wrote a report's or stats' FILE, as far as the commands tell. */
 enum writer {

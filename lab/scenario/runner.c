@@ -5,6 +5,17 @@
  * steps in order, scan the consoles, write summary.json and summary.txt,
  * and always tear down (unless --keep). The exit code is the verdict.
  */
+#include "runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "errnames.h"
 #include "escape.h"
 #include "file.h"
@@ -13,12 +24,12 @@
 #include "log.h"
 #include "proc.h"
 #include "report/pages.h"
-#include "runner.h"
 #include "scenario.h"
 #include "steps.h"
 #include "summary_write.h"
 #include "timeutil.h"
 #include "topo/topo_lookup.h"
+#include "topo/topo_parse.h"
 #include "topo/topology.h"
 #include "vm/console.h"
 #include "vm/guest.h"
@@ -30,14 +41,6 @@
 #include "vm/state.h"
 #include "vm/sysrq.h"
 #include "vm/util.h"
-#include <dirent.h>
-#include <errno.h>
-#include <limits.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 const char *runner_scenario_dir(void)
 {

@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cli/cmdline.h"
 #include "scenario.h"
 #include "steps.h"
 #include "topo/topology.h"

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Scenario file parser; the grammar is in scenarios/README.md. */
 #define _GNU_SOURCE
-#include "errnames.h"
-#include "proc.h"
 #include "scenario.h"
-#include "topo/linegrammar.h"
-#include "vm/kseries.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "errnames.h"
+#include "proc.h"
+#include "topo/linegrammar.h"
+#include "vm/kseries.h"
 
 /* block NAME PARAM... / end: lines kept to be parsed as steps at each use. */
 #define BLOCK_MAX	16

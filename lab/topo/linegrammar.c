@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+
 int lg_vfail(const struct lg_err *e, int line, const char *fmt, va_list ap)
 {
 	int n;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Topology files: segments (bridges) and hosts (QEMU guests) with NICs,
- * addresses, routes and sysctls. Grammar: topology/README.md.
+ * A topology: segments (bridges) and hosts (QEMU guests) with NICs,
+ * addresses, routes and sysctls, as topo_parse.c reads it from a file
+ * (grammar: topology/README.md). Only types: no file's functions.
  */
 #ifndef BPFWIRE_LAB_TOPOLOGY_H
 #define BPFWIRE_LAB_TOPOLOGY_H
@@ -10,7 +11,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
-
 
 #define TOPO_MAX_SEGMENTS 16
 #define TOPO_MAX_HOSTS    32
@@ -117,17 +117,5 @@ struct topology {
 };
 
 #define TOPO_DEFAULT_MEMORY_MIB 256
-
-/*
- * Parse a topology (topology.c). On error return -1 and put "file:line: what is wrong"
- * into err. text may be NULL to read path.
- */
-int topo_parse(const char *path, const char *text, struct topology *t,
-	       char *err, size_t errlen);
-static inline int topo_parse_file(const char *path, struct topology *t,
-				  char *err, size_t errlen)
-{
-	return topo_parse(path, NULL, t, err, errlen);
-}
 
 #endif

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Kernel series of a bzImage; see kseries.h. */
-#include "errnames.h"
-#include "file.h"
-#include "kapi.h"
 #include "kseries.h"
-#include "lab-config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -13,6 +10,11 @@
 #include <unistd.h>
 #include <json-c/json.h>
 #include <stdlib.h>
+
+#include "errnames.h"
+#include "file.h"
+#include "kapi.h"
+#include "lab-config.h"
 
 unsigned kseries_parse(const char *name)
 {

@@ -16,6 +16,12 @@
 #include "topo/topology.h"
 
 #define LAB_STATE_ROOT "/run/bpfwire"
+/*
+ * The uid and gid QEMU runs as once set up (-runas): no user's, so it can
+ * read only what any user of the host could, and write only the guests'
+ * shares (qemu_own_share, and share_mount's tmpfs).
+ */
+#define LAB_QEMU_UID 2147480000u
 #define LAB_RUN_ID_MAX 32
 #define LAB_MAX_PROCS  (TOPO_MAX_HOSTS + TOPO_MAX_SEGMENTS + 4)
 

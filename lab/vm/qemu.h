@@ -12,12 +12,7 @@
 
 /* r->accel from auto|kvm|tcg, and why. */
 void qemu_choose_accel(struct lab_run *r, const char *accel, char *why, size_t whylen);
-/*
- * The uid and gid QEMU runs as once set up (-runas): no user's, so it can
- * read only what any user of the host could, and write only the guests'
- * shares, which qemu_own_share gives it. 0 or -errno.
- */
-#define LAB_QEMU_UID 2147480000u
+/* A guest's share dir, given to LAB_QEMU_UID (model.h). 0 or -errno. */
 int qemu_own_share(const char *dir);
 /* Guest hi's QEMU command line into a (console and root view paths given): 0 or -ENOMEM. */
 int qemu_argv(const struct lab_run *r, const struct topology *t, int hi, const char *append,

@@ -22,7 +22,7 @@
 
 #include "errnames.h"
 #include "log.h"
-#include "qemu.h"
+#include "model.h"
 #include "share.h"
 #include "util.h"
 

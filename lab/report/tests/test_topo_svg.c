@@ -13,6 +13,7 @@
 
 #include "report/topo_svg.h"
 #include "tap.h"
+#include "topo/topo_parse.h"
 #include "topo/topology.h"
 
 struct counts {

@@ -3,15 +3,15 @@
  * kind of bad input with "file:line: what".
  * test_scenario --steps FILE GOLDEN: FILE parses into the steps GOLDEN lists
  * (--dump FILE prints them): a file rewritten with blocks runs as it did. */
-#include "scenario/scenario.h"
-#include "tap.h"
-#include "vm/kseries.h"
-
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "scenario/scenario.h"
+#include "tap.h"
+#include "vm/kseries.h"
 
 /* One TAP line named by fmt with one string argument. */
 static bool ok(bool cond, const char *fmt, const char *arg)

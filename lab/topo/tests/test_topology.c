@@ -14,6 +14,7 @@
 
 #include "tap.h"
 #include "topo/topo_lookup.h"
+#include "topo/topo_parse.h"
 #include "topo/topo_prefix.h"
 #include "topo/topo_remote.h"
 #include "topo/topology.h"

@@ -20,6 +20,7 @@
 #include "lab-config.h"
 #include "proc.h"
 #include "tap.h"
+#include "topo/topo_parse.h"
 #include "topo/topology.h"
 #include "vm/lifecycle.h"
 #include "vm/model.h"

@@ -23,6 +23,7 @@
 
 #include "file.h"
 #include "tap.h"
+#include "vm/model.h"
 #include "vm/qemu.h"
 #include "vm/share.h"
 

@@ -10,6 +10,7 @@
 #include "errnames.h"
 #include "linegrammar.h"
 #include "topo_lookup.h"
+#include "topo_parse.h"
 #include "topo_prefix.h"
 #include "topo_remote.h"
 #include "topo_validate.h"
