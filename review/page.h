@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The review as a page for people (lab/html.h): RESULTS/review.html. */
+/* The review as a page for people (lab/report/html.h): RESULTS/review.html. */
 #ifndef BPFWIRE_REVIEW_PAGE_H
 #define BPFWIRE_REVIEW_PAGE_H
 

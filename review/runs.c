@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Scenario runs beside the baseline's, through lab/compare.h: see runs.h. */
+/* Scenario runs beside the baseline's, through lab/report/compare.h: see runs.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* A scenario test's run beside the baseline's: its checks and counts (lab/compare.h). */
+/* A scenario test's run beside the baseline's: its checks and counts (lab/report/compare.h). */
 #ifndef BPFWIRE_REVIEW_RUNS_H
 #define BPFWIRE_REVIEW_RUNS_H
 

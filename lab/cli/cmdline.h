@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* bpfwire-lab's command line: what every command of lab/main.c shares. */
+/* bpfwire-lab's command line: what every command of lab/cli/main.c shares. */
 #ifndef BPFWIRE_LAB_CMDLINE_H
 #define BPFWIRE_LAB_CMDLINE_H
 

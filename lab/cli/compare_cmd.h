@@ -3,7 +3,7 @@
 #ifndef BPFWIRE_LAB_CLI_COMPARE_CMD_H
 #define BPFWIRE_LAB_CLI_COMPARE_CMD_H
 
-/* `bpfwire-lab compare`, for lab/main.c's table. */
+/* `bpfwire-lab compare`, for lab/cli/main.c's table. */
 int compare_cmd(int argc, char **argv);
 
 #endif

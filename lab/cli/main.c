@@ -49,7 +49,7 @@ static const char usage_main[] =
 "  down [--all]           tear the run down (also one left by a crashed lab)\n"
 "  list                   list the scenarios, then the runs\n"
 "  bench-boot TOPOLOGY    boot, report time to ready and RAM per guest, down\n"
-"  run SCENARIO           run a scenario (lab/runner.c): up, steps, verdict, down\n"
+"  run SCENARIO           run a scenario (lab/scenario/runner.c): up, steps, verdict, down\n"
 "  scenarios              list the shipped scenarios\n"
 "  report RUN...          write a run's index.html and summary.md again\n"
 "  confine DIR -- CMD     run CMD with the guests' read-only root view in DIR\n"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * bpfwire-lab's commands on scenarios and their runs: check, run,
- * scenarios and report (lab/main.c has the table; the lab's own commands
+ * scenarios and report (lab/cli/main.c has the table; the lab's own commands
  * stay there).
  */
 #include <limits.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* runs_cmd.c: `bpfwire-lab check`, `run`, `scenarios` and `report`, for lab/main.c's table. */
+/* scenario_cmd.c: `bpfwire-lab check`, `run`, `scenarios` and `report`, for lab/cli/main.c's table. */
 #ifndef BPFWIRE_LAB_RUNS_CMD_H
 #define BPFWIRE_LAB_RUNS_CMD_H
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A comparison (compare.h) as a page, built with lab/html.h (libxml2's
+ * A comparison (compare.h) as a page, built with lab/report/html.h (libxml2's
  * HTML tree): every string from a run becomes a text node, escaped there,
  * and the page forbids script. Rows that differ carry class "changed" (a
  * verdict that changed also "fail"), one-sided ones "only".

@@ -6,7 +6,7 @@
 #include "compare.h"
 
 /*
- * the same as a page at path, built with lab/html.h
+ * the same as a page at path, built with lab/report/html.h
  * (libxml2's HTML tree: guest text only ever a text node; no script).
  * 0 or -errno.
  */

@@ -15,7 +15,7 @@ struct topology;
 
 /* The SVG text, malloc'd; NULL with errno. */
 char *topo_svg(const struct topology *t);
-/* Parse topo_path with lab/topology.c, write the SVG to out; -1 with err set. */
+/* Parse topo_path with lab/topo/topo_parse.c, write the SVG to out; -1 with err set. */
 int topo_svg_write(const char *topo_path, const char *out, char *err, size_t errlen);
 
 #endif

@@ -1,7 +1,7 @@
 #!/bin/sh
 # No console means no evidence, never a pass: at teardown the lab presses
 # SysRq h on every guest through QMP and needs its banner on the console
-# (lab/sysrq.c). Guest root that unregisters ttyS0's console before a
+# (lab/vm/sysrq.c). Guest root that unregisters ttyS0's console before a
 # WARNING (console-off), sets kernel.sysrq to 0 (sysrq-off), or removes
 # the console around a WARNING and registers it again (console-gap) fails
 # the run with "no evidence", named per guest in summary.txt, summary.json

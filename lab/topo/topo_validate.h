@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The topology checks that need the whole file (topo_validate.c), on the
- * state topology.c's reader leaves; lab-private.
+ * state topo_parse.c's reader leaves; lab-private.
  */
 #ifndef BPFWIRE_LAB_TOPO_VALIDATE_H
 #define BPFWIRE_LAB_TOPO_VALIDATE_H

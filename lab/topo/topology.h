@@ -69,7 +69,7 @@ struct topo_sysctl {
 
 /*
  * A remote host: a real machine reached over SSH, its NICs joined to their
- * segments by VXLAN (lab/remote.c). The lab does not boot it.
+ * segments by VXLAN (lab/vm/remote.c). The lab does not boot it.
  */
 #define TOPO_USER_MAX 32
 struct topo_remote {

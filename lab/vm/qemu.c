@@ -311,7 +311,7 @@ static void write_cmdline(const struct lab_run *r, const struct lab_guest *g, co
 	if (!f)
 		return;
 	fprintf(f, "# The root share's path is a view that exists only in QEMU's own mount\n"
-		   "# namespace (lab/rootview.c); by hand, give it a directory of your own.\n");
+		   "# namespace (lab/vm/rootview.c); by hand, give it a directory of your own.\n");
 	for (int i = 0; i < a->n; i++) {
 		char q[2048];
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `bpfwire-lab compare` (lab/compare.c) on run directories made here:
+ * `bpfwire-lab compare` (lab/report/compare.c) on run directories made here:
  * equal runs, a flipped check, a step in one run only, counts that alone
  * differ, a TAP test that flips, hostile guest text, malformed input.
  * argv[1]: the bpfwire-lab binary. No guest boots.

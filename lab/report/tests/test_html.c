@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * TAP: hostile text put through lab/html.c comes back,
+ * TAP: hostile text put through lab/report/html.c comes back,
  * when libxml2's HTML parser reads the page, as text: no <script> element,
  * no event attribute, no link off the page, and the bytes a terminal would
  * act on (ANSI escapes, NULs) shown as \xNN.

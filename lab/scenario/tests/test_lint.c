@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * bpfwire-lab check's scenario lint (lint.c) on the small scenarios in
- * lab/tests/lint-*, each wrong in one way, and on scenarios/TEMPLATE.
+ * lab/scenario/tests/lint-*, each wrong in one way, and on scenarios/TEMPLATE.
  *
  * usage: test_lint LAB-TESTS-DIR TEMPLATE
  */
