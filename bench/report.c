@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <json-c/json.h>
 #include "errnames.h"
+#include "gen.h"
 #include "jsonget.h"
 #include "report_int.h"
 #include "report_json.h"

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <json-c/json.h>
-#include "report.h"
+#include "params.h"
 
 #define MAXREP 32
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <json-c/json.h>
 #include "errnames.h"
+#include "gen.h"
 #include "report_int.h"
 #include "report_read.h"
 
