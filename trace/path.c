@@ -27,7 +27,7 @@
 #include "log.h"
 #include "parse.h"
 #include "probes.h"
-#include "path.h"
+#include "datagram.h"
 #include "svg.h"
 
 static const char *path_name(int p)
@@ -40,7 +40,7 @@ static int path_by_name(const char *s)
 	return !strcmp(s, "ksock") ? TR_PATH_KSOCK : !strcmp(s, "netpoll") ? TR_PATH_NETPOLL : 0;
 }
 
-const char *dg_end_name(enum dg_end e)
+static const char *dg_end_name(enum dg_end e)
 {
 	switch (e) {
 	case END_DRIVER: return "driver";

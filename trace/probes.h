@@ -8,7 +8,7 @@
 #ifndef BPFWIRE_PROBES_H
 #define BPFWIRE_PROBES_H
 
-#include "trace.h"
+#include "record.h"
 
 enum tr_layer {
 	L_KFUNC, L_SOCKET, L_LSM, L_UDP, L_ROUTE, L_IP, L_NETFILTER,

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "probes.h"
-#include "path.h"
+#include "datagram.h"
 #include "svg.h"
 
 #define LABEL_W	230

@@ -4,7 +4,7 @@
 #define BPFWIRE_SVG_H
 
 #include <stdio.h>
-#include "path.h"
+#include "datagram.h"
 
 int write_svg(FILE *f, const struct host *hosts, int nhosts);
 

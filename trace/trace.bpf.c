@@ -18,7 +18,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include "wire.h"
-#include "trace.h"
+#include "record.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

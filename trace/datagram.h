@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* bpfwire-path's model of a run: hosts, their datagrams, each one's records. */
-#ifndef BPFWIRE_PATH_H
-#define BPFWIRE_PATH_H
+/* bpfwire-path's model of a run: hosts, their datagrams, each one's records (types only). */
+#ifndef BPFWIRE_TRACE_DATAGRAM_H
+#define BPFWIRE_TRACE_DATAGRAM_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -55,7 +55,5 @@ struct host {
 	long long records, lost;
 	int have_end;
 };
-
-const char *dg_end_name(enum dg_end e);
 
 #endif

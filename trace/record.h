@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bpfwire-trace: one record per probe hit on a tracked datagram, shared by
- * trace.bpf.c and trace.c. Fixed-width types only.
+ * trace.bpf.c and the user side (trace.c, and path.c through probes.h).
+ * Fixed-width types only. A header of its own name, not trace.h, so that
+ * bpfwire-path, which reads the records, does not lean on the tracer.
  */
-#ifndef BPFWIRE_TRACE_H
-#define BPFWIRE_TRACE_H
+#ifndef BPFWIRE_TRACE_RECORD_H
+#define BPFWIRE_TRACE_RECORD_H
 
 #ifndef __BPF__
 #include <linux/types.h>
@@ -82,4 +84,4 @@ struct tr_event {
 	__u32 len;		/* skb->len, or the datagram length at the kfunc */
 };
 
-#endif /* BPFWIRE_TRACE_H */
+#endif /* BPFWIRE_TRACE_RECORD_H */
