@@ -112,7 +112,7 @@ static const struct addr_case addr_cases[] = {
 	{ "ksock_connect: unroutable IPv6 -> ENETUNREACH", OP_CONNECT, AF_INET6, AF_INET6, "2001:db8:ffff::1", 7000, 0, 0, PASS_OPTS, -ENETUNREACH, 0, 0, 0 },
 	{ "ksock_connect: link-local with scope_id (control) -> ok", OP_CONNECT, AF_INET6, AF_INET6, "fe80::2", 7000, 1, 0, PASS_OPTS, 0, 0, 0, 0 },
 	{ "ksock_connect: link-local without scope_id -> EINVAL", OP_CONNECT, AF_INET6, AF_INET6, "fe80::2", 7000, 0, 0, PASS_OPTS, -EINVAL, 0, 0, 0 },
-	/* the maintainer's extra bad inputs */
+	/* bind and connect beyond the seed's selftests */
 	{ "ksock_bind: link-local, scope_id of a missing interface -> ENODEV", OP_BIND, AF_INET6, AF_INET6, "fe80::1", 7000, 3, 0, PASS_OPTS, -ENODEV, 0, 0, 0 },
 	{ "ksock_connect: v4-mapped IPv6 address on an IPv4 socket -> EAFNOSUPPORT", OP_CONNECT, AF_INET, AF_INET6, "::ffff:127.0.0.1", 7000, 0, 0, PASS_OPTS, -EAFNOSUPPORT, 0, 0, 0 },
 	{ "ksock_bind: second bind of the same socket -> EINVAL", OP_BIND, AF_INET, AF_INET, "127.0.0.1", 7003, 0, 0, PASS_OPTS, -EINVAL, 0, 1, 0 },
