@@ -252,8 +252,30 @@ static int set_all(struct rc_sel *sel, const char *fmt, const char *a, const cha
 	return 0;
 }
 
-/* A test's scenario `needs` as families; false when it is no scenario of scn_dir. */
-static bool scenario_needs(const char *scn_dir, const char *name, char *out, size_t len)
+/* The scenarios of scn_dir, listed once for a whole selection. */
+struct scn_list {
+	const char *dir;
+	char *names[256];
+	int n;
+};
+
+static void scn_list_free(struct scn_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->names[i]);
+	l->n = 0;
+}
+
+static bool scn_listed(const struct scn_list *l, const char *name)
+{
+	for (int i = 0; i < l->n; i++)
+		if (!strcmp(l->names[i], name))
+			return true;
+	return false;
+}
+
+/* A test's scenario `needs` as families; false when it is no scenario of l->dir. */
+static bool scenario_needs(const struct scn_list *l, const char *name, char *out, size_t len)
 {
 	char path[4096], err[512];
 	struct scenario *s;
@@ -261,8 +283,8 @@ static bool scenario_needs(const char *scn_dir, const char *name, char *out, siz
 
 	if (strchr(name, '/'))
 		return false;
-	snprintf(path, sizeof(path), "%s/%s", scn_dir, name);
-	if (!file_exists(path) || !runner_is_scenario(scn_dir, name))
+	snprintf(path, sizeof(path), "%s/%s", l->dir, name);
+	if (!file_exists(path) || !scn_listed(l, name))
 		return false;
 	s = calloc(1, sizeof(*s));
 	if (s && !scenario_parse(path, NULL, s, err, sizeof(err))) {
@@ -283,12 +305,12 @@ static bool scenario_needs(const char *scn_dir, const char *name, char *out, siz
 }
 
 /* What a test sees: its `needs` and every `test` rule that matches; NULL *sees when nothing says. */
-static int test_sees(const struct rc_map *m, const char *scn_dir, const char *name, char **sees, bool *scn)
+static int test_sees(const struct rc_map *m, const struct scn_list *l, const char *name, char **sees, bool *scn)
 {
 	char needs[64], buf[1024] = "";
 	bool known;
 
-	*scn = known = scenario_needs(scn_dir, name, needs, sizeof(needs));
+	*scn = known = scenario_needs(l, name, needs, sizeof(needs));
 	if (known)
 		snprintf(buf, sizeof(buf), "%s", needs);
 	for (size_t i = 0; i < m->n; i++) {
@@ -334,6 +356,7 @@ static char *reach_summary(const struct rc_sel *sel)
 int rc_select(const struct rc_map *m, const struct series_touch *touch, const char *forced, const char *scn_dir,
 	      char *const *names, size_t n, struct rc_sel *sel)
 {
+	struct scn_list scns = { .dir = scn_dir };
 	char *summary = NULL;
 	size_t nhit = 0;
 
@@ -387,13 +410,17 @@ int rc_select(const struct rc_map *m, const struct series_touch *touch, const ch
 	summary = reach_summary(sel);
 	if (!summary)
 		goto oom;
+	/* names.sh runs once here, not once a test; a list it cannot give: no scenarios */
+	scns.n = runner_scenario_names(scn_dir, scns.names, ARRAY_SIZE(scns.names));
+	if (scns.n < 0)
+		scns.n = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct rc_test *t = &sel->t[sel->n++];
 		char *hit = NULL, *miss = NULL;
 		bool scn;
 		int r;
 
-		if (!(t->name = strdup(names[i])) || test_sees(m, scn_dir, names[i], &t->sees, &scn))
+		if (!(t->name = strdup(names[i])) || test_sees(m, &scns, names[i], &t->sees, &scn))
 			goto oom;
 		for (size_t k = 0; t->sees && k < sel->nreached; k++)
 			if (has_word(t->sees, sel->reached[k])) {
@@ -464,9 +491,11 @@ int rc_select(const struct rc_map *m, const struct series_touch *touch, const ch
 		}
 	}
 	free(summary);
+	scn_list_free(&scns);
 	return 0;
 oom:
 	free(summary);
+	scn_list_free(&scns);
 	rc_sel_free(sel);
 	return -1;
 }

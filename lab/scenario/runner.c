@@ -606,18 +606,6 @@ int runner_scenario_names(const char *dir, char **names, int max)
 	return n;
 }
 
-bool runner_is_scenario(const char *dir, const char *name)
-{
-	char *names[256];
-	int n = runner_scenario_names(dir, names, 256);
-	bool found = false;
-
-	for (int i = 0; i < n; i++) {
-		found = found || !strcmp(names[i], name);
-		free(names[i]);
-	}
-	return found;
-}
 
 int runner_list(FILE *f)
 {

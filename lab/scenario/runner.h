@@ -51,8 +51,6 @@ int runner_run(const char *name, const struct runner_opts *o);
  * rule: meson's list of scenario tests runs it too.
  */
 int runner_scenario_names(const char *dir, char **names, int max);
-/* Is name one of runner_scenario_names(dir)? */
-bool runner_is_scenario(const char *dir, const char *name);
 /* Print every shipped scenario with its summary line. */
 int runner_list(FILE *f);
 
