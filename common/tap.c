@@ -17,13 +17,16 @@ static struct {
 	int asserts, fails;
 } cur;
 
+/* A failure's detail on stdout and stderr: meson's error log of a TAP test (what CI prints) shows stderr only. */
 static void print_detail(const char *detail, va_list ap)
 {
 	char buf[8192], *line, *save;
 
 	vsnprintf(buf, sizeof(buf), detail, ap);
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		printf("#   %s\n", line);
+		fprintf(stderr, "#   %s\n", line);
+	}
 }
 
 bool tap_check(bool ok, const char *name, int line, const char *detail, ...)
@@ -35,13 +38,16 @@ bool tap_check(bool ok, const char *name, int line, const char *detail, ...)
 		if (!ok) {
 			cur.fails++;
 			printf("# %s:%d: %s: FAIL\n", cur.name, line, name);
+			fprintf(stderr, "# %s:%d: %s: FAIL\n", cur.name, line, name);
 		} else if (tap_opts.verbose) {
 			printf("#   %s: ok\n", name);
 		}
 	} else {
 		printf("%sok %d - %s\n", ok ? "" : "not ", ++tap_n, name);
-		if (!ok)
+		if (!ok) {
+			fprintf(stderr, "not ok %d - %s\n", tap_n, name);
 			tap_failed++;
+		}
 	}
 	if (!ok) {
 		va_start(ap, detail);

@@ -225,6 +225,9 @@ mkdir -p "$out"
 # script again inside it, then take its outputs as data.
 if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 	sbx=$out/sbx
+	# Written just before the series' own build starts: a build that
+	# fails without it failed in root's steps, never the series' doing.
+	rm -f "$out/sandboxed-build.started"
 	mkdir -p "$sbx"
 	# The sandbox's uid walks to $sbx: a 0700 output directory (mkdtemp's,
 	# or made under umask 077) would hide it.
@@ -309,6 +312,7 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 		fi
 	fi
 	phase "sandbox: the build runs as uid $uid with no network; only $sbx is writable"
+	: >"$out/sandboxed-build.started"
 	"$here/sandbox.sh" --rw "$sbx" "${ro[@]}" -- bash "$here/build.sh" "${a[@]}" || exit $?
 	# Data from here on: plain files only, checked before root uses them.
 	[ -d "$sbx/out" ] && [ ! -L "$sbx/out" ] || die "the sandboxed build left no output directory $sbx/out"

@@ -467,12 +467,13 @@ static void write_reply(const char *res, const char *name, const char *series, c
 }
 
 /* BDIR's kernel (kernel/bzImage) was written at or after since (wall clock). */
-static bool kernel_built_since(const char *bdir, time_t since)
+/* BDIR/kernel/NAME was written at or after since. */
+static bool kernel_file_since(const char *bdir, const char *name, time_t since)
 {
-	char p[PATH_MAX + 32];
+	char p[PATH_MAX + 64];
 	struct stat st;
 
-	snprintf(p, sizeof(p), "%s/kernel/bzImage", bdir);
+	snprintf(p, sizeof(p), "%s/kernel/%s", bdir, name);
 	return !stat(p, &st) && st.st_mtime + 1 >= since;
 }
 
@@ -713,9 +714,14 @@ int main(int argc, char **argv)
 		return interrupted("the kernel build (or the wait for its lock)");
 	if (r < 0)
 		return REVIEW_NOBUILD;	/* no lock or no fork, said by proc_run: the build never ran */
-	if (r && kernel_built_since(bdir, compiled)) {
+	if (r && kernel_file_since(bdir, "bzImage", compiled)) {
 		/* the kernel built: what failed is bpfwire's own code, not the series */
 		pr_warn("the kernel built, but bpfwire's own programs in %s did not (see above): no verdict", bdir);
+		return REVIEW_NOBUILD;
+	}
+	if (r && !kernel_file_since(bdir, "sandboxed-build.started", compiled)) {
+		/* build.sh marks the start of the series' own build: this failed in root's steps before it */
+		pr_warn("the build failed before the series' own build began (bpfwire's steps: see above): no verdict");
 		return REVIEW_NOBUILD;
 	}
 	if (r) {

@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The shell side of the one TAP harness (common/tap.h is the C side), for
 # lab/tests/*.sh: . "$(dirname "$0")/tap.sh"
-n=0 fail=0
+n=0 fail=0 nfail=0
 # t STATUS NAME: one TAP line; STATUS 0 is ok. `t $(check && echo 0) NAME`
 # passes NAME alone when the check fails: that is a failure too, not an
 # unbound $2 that ends the script under set -u with the plan unprinted.
-t() { [ $# -ge 2 ] || set -- 1 "$1"; n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+# A line that fails goes to stderr too: meson's error log of a TAP test
+# (what CI prints) shows stderr only.
+t() { [ $# -ge 2 ] || set -- 1 "$1"; n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; echo "not ok $n - $2" >&2; fail=1 nfail=$((nfail + 1)); fi; }
+# tap_show FILE [LINES]: the end of FILE on stderr, for a failure's evidence in CI.
+tap_show() { echo "--- the last ${2:-60} lines of $1:" >&2; tail -n "${2:-60}" "$1" >&2 2>/dev/null || echo "(unreadable)" >&2; }
 # The plan, and the exit status: 1 when a line failed or none ran.
 tap_done() {
 	echo "1..$n"

@@ -28,9 +28,11 @@
 # $tmp/tree, when there is one, to its kernel/sbx/src (the sandbox's
 # uid's, as build.sh leaves it), $tmp/obj, when there is one, to its
 # kernel/sbx/obj, and $tmp/series.json to its kernel/series.json; then,
-# when $tmp/build-fails exists, it becomes the sandbox's make output
-# (kernel/sbx/out/build.log) and compile fails; when $tmp/own-fails exists, compile writes kernel/bzImage and
-# fails. $root: the source root.
+# when $tmp/setup-fails exists, compile fails before the sandboxed build
+# (no kernel/sandboxed-build.started); when $tmp/build-fails exists, it
+# becomes the sandbox's make output (kernel/sbx/out/build.log) and compile
+# fails after that mark; when $tmp/own-fails exists, compile writes
+# kernel/bzImage and fails. $root: the source root.
 
 fake_meson_need() {
 	local var=$1 p
@@ -84,8 +86,11 @@ fake_meson_setup() {
 			[ ! -d "$tmp/obj" ] || cp -a "$tmp/obj" "$dir/kernel/sbx/obj"
 			chown -R "$("$root/kernel/sandbox.sh" --uid)" "$dir/kernel/sbx"
 			cp "$tmp/series.json" "$dir/kernel/series.json"
+			# root's steps fail before the sandboxed build starts: no mark
+			[ ! -f "$tmp/setup-fails" ] || { echo "kernel: error: cp: cannot stat 'x': No such file or directory"; exit 1; }
 			# a series that applies but does not build: the log build.sh keeps
 			if [ -f "$tmp/build-fails" ]; then
+				: >"$dir/kernel/sandboxed-build.started"
 				mkdir -p "$dir/kernel/sbx/out"
 				cp "$tmp/build-fails" "$dir/kernel/sbx/out/build.log"
 				echo "kernel: error: make failed" >"$dir/kernel/build.log"

@@ -24,6 +24,8 @@
 #  nobuild   the series' build fails: a verdict, exit 1, its log's first
 #            error escaped, the static section still; nothing ran
 #  own-fails the kernel built, bpfwire's own build did not: exit 2
+#  setup-fails the build failed in root's steps, before the sandboxed
+#            build began (no mark of it): exit 2, the series not blamed
 #
 #   test-perpatch.sh BPFWIRE_REVIEW SOURCE_ROOT
 set -u
@@ -150,4 +152,16 @@ run own-fails
 rm -f "$tmp/own-fails"
 t $([ "$rc" = 2 ] && has "the kernel built, but bpfwire's own programs" && ! has "verdict:" && echo 0) \
 	"the kernel built, bpfwire's own build failed: exit 2 (got $rc), no verdict"
+
+# Root's steps of the kernel build (the ccache's copy, the sandbox's
+# checks) failed before the series' own build began: not the series'
+# doing, so no verdict and nothing called worse.
+# (No kernel of a build before: a first build in a new directory.)
+touch "$tmp/setup-fails"
+rm -f "$tmp/build-review-pp/kernel/bzImage"
+run setup-fails
+rm -f "$tmp/setup-fails"
+t $([ "$rc" = 2 ] && has "the build failed before the series' own build began" && ! has "verdict:" &&
+	! has "the series did not build" && echo 0) \
+	"the build failed before the sandboxed build: exit 2 (got $rc), no verdict, the series not blamed"
 tap_done
