@@ -220,6 +220,21 @@ obj=$out/obj
 dest=$out
 mkdir -p "$out"
 
+# A first build writes about 4.2 GiB (the tree and its git objects 2.8,
+# the objects 1.4): stop before unpacking rather than half-way through
+# with "No space left on device". Whatever this run would replace counts
+# as free.
+space_gib=5
+# need_space WHAT [SRC OBJ]: the trees this run would replace (default
+# $src and $obj).
+need_space() {
+	local avail old=0 s=${2:-$src} o=${3:-$obj}
+	avail=$(df -P -k "$out" | awk 'NR == 2 { print $4 }')
+	[ $((avail / 1048576)) -lt "$space_gib" ] || return 0
+	[ ! -e "$s" ] && [ ! -e "$o" ] || old=$(du -sk "$s" "$o" 2>/dev/null | awk '{ k += $1 } END { print k + 0 }')
+	[ $(((avail + old) / 1048576)) -lt "$space_gib" ] || return 0
+	die "$1 needs about $space_gib GiB free under $out; $(df -P -h "$out" | awk 'NR == 2 { print $4 " are free on " $6 }'). Nothing was unpacked: free some space (each bpfwire build directory's kernel/ holds about 4.2 GiB) and run again"
+}
 # --- sandbox: a reviewer's inputs are built by no one with power ------------
 # Root's part: hand the sandbox copies of what it must read, run this
 # script again inside it, then take its outputs as data.
@@ -298,6 +313,8 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 		done
 		exit 0
 	fi
+	# Checked here too, by root: a full disk is no fault of the series.
+	[ -d "$sbx/src/.git" ] || need_space "the series' build" "$sbx/src" "$sbx/obj"
 	# The sandbox's ccache starts as a copy of root's: root's hits, and
 	# nothing the series compiles ever reaches root's cache. Copied once
 	# per build directory, by root, before any sandboxed code runs.
@@ -359,19 +376,6 @@ git_() { git -C "$src" -c user.name=bpfwire -c user.email=bpfwire@example.invali
 	-c core.compression=0 -c gc.auto=0 -c advice.detachedHead=false "$@"; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-# A first build writes about 4.2 GiB (the tree and its git objects 2.8,
-# the objects 1.4): stop before unpacking rather than half-way through
-# with "No space left on device". Whatever this run would replace counts
-# as free.
-space_gib=5
-need_space() {
-	local avail old=0
-	avail=$(df -P -k "$out" | awk 'NR == 2 { print $4 }')
-	[ $((avail / 1048576)) -lt "$space_gib" ] || return 0
-	[ ! -e "$src" ] && [ ! -e "$obj" ] || old=$(du -sk "$src" "$obj" 2>/dev/null | awk '{ k += $1 } END { print k + 0 }')
-	[ $(((avail + old) / 1048576)) -lt "$space_gib" ] || return 0
-	die "$1 needs about $space_gib GiB free under $out; $(df -P -h "$out" | awk 'NR == 2 { print $4 " are free on " $6 }'). Nothing was unpacked: free some space (each bpfwire build directory's kernel/ holds about 4.2 GiB) and run again"
-}
 base_dirty=false base_name= base_commit= base_time=
 # fit_files: the Makefile and each path the series (and --range-base's)
 # touches, one a line, relative to the tree's top.

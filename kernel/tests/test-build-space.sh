@@ -6,7 +6,8 @@
 # through an unpack ("fatal: unable to write loose object file: No space
 # left on device"). The small disk is a 64 MiB tmpfs, mounted in a mount
 # namespace of this test's own, so nothing outside it sees the mount.
-# Each source kind that starts a tree: the tarball, an unpacked tree.
+# Each source kind that starts a tree: the tarball, an unpacked tree; and
+# a sandboxed build, stopped by root before the series' own build.
 # Then ./run tests, copied onto such a disk: it stops before it installs
 # or builds anything, saying what the trees not yet built need.
 #
@@ -54,6 +55,18 @@ for kind in tarball tree; do
 	t $([ "$left" = kernel ] && echo 0) \
 		"$kind: the disk holds no tree, no objects ($(grep -c . <<<"$left") entries, the first: $(head -n 5 <<<"$left" | tr '\n' ' '))"
 done
+# A sandboxed build (a reviewer's series): root checks the space before
+# the series' own build begins, so a full disk is not called the series'
+# failure (no kernel/sandboxed-build.started for the review to read).
+small_disk sandbox "$build_sh" --out kernel --patches "$root/kernel/patches" \
+	--fragment "$root/kernel/lab.config" --source "$tarball" --sandbox
+t $([ "$rc" = 1 ] && echo 0) "sandbox: build.sh exits 1 on a 64 MiB disk (got $rc)"
+t $(grep -q "^kernel: error: the series' build needs about 5 GiB free under .*/kernel; .* are free on .*Nothing was unpacked" <<<"$err" &&
+	! grep -q 'sandbox: the build runs as uid' <<<"$out$err" && echo 0) \
+	"sandbox: root's error line, before the sandboxed build"
+t $(! grep -qx 'kernel/sandboxed-build.started' <<<"$left" && ! grep -q '^kernel/sbx/src' <<<"$left" &&
+	! grep -q '^kernel/\.ccache-seed' <<<"$left" && echo 0) \
+	"sandbox: no mark of a sandboxed build, no tree, no ccache's copy ($(grep -c . <<<"$left") entries: $(head -n 5 <<<"$left" | tr '\n' ' '))"
 small_disk run sh -c 'cp "$1/run" run && ./run tests' - "$root"
 t $([ "$rc" = 1 ] && echo 0) "./run tests exits 1 on a 64 MiB disk (got $rc)"
 t $(grep -q '^run: disk: 0 GiB free under .*; the 3 kernel trees not built yet need about 13 GiB$' <<<"$out" && echo 0) \
