@@ -140,8 +140,10 @@ for ((k = 0; k <= n; k++)); do
 	# shellcheck disable=SC2086 # lists of checked names
 	targets=$(printf '%s\n' ${compile[k]:-} ${compile[k + 1]:-} | sed '/^$/d' | sort -u)
 	[ -n "$targets" ] || continue
+	# The review's config, not WORK's copy: kbuild's syncconfig rewrites
+	# that for each commit's Kconfig, so it holds what the make before did.
 	key=$(printf '%s\n' "$(git_ rev-parse "${rev[k]}^{tree}")" $targets |
-		cat - "$work/obj/.config" "$out/tools" | sha256sum | cut -c1-64)
+		cat - "$obj/.config" "$out/tools" | sha256sum | cut -c1-64)
 	kept=$work/cache/$key
 	if [ -f "$kept.status" ] && [ -f "$kept.log" ] && [ -f "$kept.seconds" ]; then
 		cp "$kept.log" "$s.log"
@@ -153,6 +155,8 @@ for ((k = 0; k <= n; k++)); do
 		continue
 	fi
 	set_commit "$k"
+	# each commit's make starts from the review's config
+	cmp -s "$obj/.config" "$work/obj/.config" || cp "$obj/.config" "$work/obj/.config"
 	objs=()
 	for p in $targets; do	# checked names: no blanks
 		if [ -f "$work/src/$p" ]; then

@@ -62,18 +62,27 @@ EOF
 	sed -i -e "1s/=.*/= ${v%%.*}/" -e "2s/=.*/= $(echo "$v" | cut -d. -f2)/" \
 		-e "3s/=.*/= ${v##*.}/" "$dir/Makefile"
 	# One object, as kbuild's "make O=DIR W=1 C=1 DIR/FILE.o" (the review's
-	# per-patch checks): kbuild's "  CC" and "  CHECK" lines, gcc (W=1
+	# per-patch checks): syncconfig's stand-in (the config loses each
+	# symbol this tree's Kconfig does not define, as kbuild's rewrite of
+	# .config would), kbuild's "  CC" and "  CHECK" lines, gcc (W=1
 	# adds warnings), then $(CHECK), sparse's stand-in, which prints each
 	# "checker: TEXT */" line of the file as a warning. Appended: the
 	# lines above are what other tests look for.
 	cat >>"$dir/Makefile" <<'EOF'
 CHECK = $(CURDIR)/scripts/fake-checker
-%.o: %.c FORCE
+%.o: %.c FORCE | fake-syncconfig
 	@echo "  CC      $@"
 	@mkdir -p $(O)/$(@D)
 	@gcc -c -Wall $(if $(W),-Wextra -Wmissing-prototypes) $(KCFLAGS) -o $(O)/$@ $(CURDIR)/$<
 	@if [ -n "$(C)" ]; then echo "  CHECK   $(CURDIR)/$<"; $(CHECK) $(CURDIR)/$<; fi
+fake-syncconfig:
+	@awk 'NR == FNR { if ($$1 == "config") k["CONFIG_" $$2]; next } \
+		{ s = $$0; sub(/^# /, "", s); sub(/[= ].*/, "", s) } s in k' \
+		Kconfig $(O)/$(KCONFIG_CONFIG) >$(O)/$(KCONFIG_CONFIG).sync
+	@cmp -s $(O)/$(KCONFIG_CONFIG).sync $(O)/$(KCONFIG_CONFIG) || cp $(O)/$(KCONFIG_CONFIG).sync $(O)/$(KCONFIG_CONFIG)
+	@rm -f $(O)/$(KCONFIG_CONFIG).sync
 FORCE:
+.PHONY: fake-syncconfig
 EOF
 	cat >"$dir/scripts/fake-checker" <<'EOF'
 #!/bin/sh

@@ -18,7 +18,9 @@
 #            patch 1's new and gone warnings, "the same count"; patch 3's
 #            hostile warning escaped; review.json; make ran as the
 #            sandbox's uid
-#  --strict  exit 1: the break and the 4 new warnings count
+#  --strict  exit 1: the break and the 4 new warnings count; each make
+#            kept from the review before, though the parent's make
+#            changed WORK's config (patch 1 defines a symbol it sets)
 #  again     the kept tree (perpatch-tree): the same findings, each
 #            commit's make kept from the reviews before (WORK/cache)
 #  nobuild   the series' build fails: a verdict, exit 1, its log's first
@@ -46,7 +48,10 @@ fake_kernel "$tmp/tree" --git
 cd "$tmp/tree"
 g() { git -c user.name="A U Thor" -c user.email=a@example.org "$@"; }
 commit() { g commit -qam "$1" -m "Why it is so." -m "Signed-off-by: A U Thor <a@example.org>"; }
-sed -i 's/^int sock_7(void)/static int sock_7(void)/' net/core/sock.c && commit "net: sock: make sock_7 static"
+# patch 1 also defines the symbol SOCK_7 that the review's config sets:
+# at the parent, kbuild's syncconfig drops it from the per-patch config
+sed -i 's/^int sock_7(void)/static int sock_7(void)/' net/core/sock.c && printf 'config SOCK_7\n\tbool\n' >>Kconfig &&
+	commit "net: sock: make sock_7 static"
 sed -i 's/return 9; }/return y; }/' net/core/sock.c && commit "net: sock: return y"
 sed -i 's/return y; }/return 9; }/' net/core/sock.c
 printf 'int dev_addr_lists_25(void) { int u; return 25; } /* checker: \033[31mred\r\\ forged */\n' >>net/core/dev_addr_lists.c
@@ -55,7 +60,7 @@ sed -i 's/return 10; }/return z; }/' net/core/sock.c && commit "lab: not the ser
 cd - >/dev/null
 # the review's build: its config, and the objects kbuild made (.cmd files)
 mkdir -p "$tmp/obj/net/core"
-echo "CONFIG_NET=y" >"$tmp/obj/.config"
+printf '%s\n' "CONFIG_NET=y" "CONFIG_SOCK_7=y" >"$tmp/obj/.config"
 touch "$tmp/obj/net/core/.sock.o.cmd" "$tmp/obj/net/core/.dev_addr_lists.o.cmd"
 cat >"$tmp/series.json" <<'EOF'
 { "patches": [
@@ -118,6 +123,10 @@ run strict --strict
 t $([ "$rc" = 1 ] && echo 0) "--strict: exit 1 (got $rc)"
 has "verdict: WORSE (0 worse than the baseline, 5 static findings under --strict)" && ! grep -q "^Tested-by:" "$res/review.eml"
 t $? "--strict: the verdict counts the break and the 4 new warnings; no Tested-by"
+# The same commits and config as the review before: nothing is made
+# again, though the make at the parent dropped SOCK_7 from WORK's config.
+[ "$(grep -c 'perpatch: .*(kept from a review of the same commit)' "$out")" = 4 ]
+t $? "--strict: each of the 4 makes kept from the review before ($(grep -c 'perpatch: .*(kept from' "$out") kept)"
 
 run again
 has '  the first patch that breaks the build: patch 2 "net: sock: return y"' &&
