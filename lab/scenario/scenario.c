@@ -240,16 +240,10 @@ static int parse_check(struct pctx *c, struct scenario *s, struct scn_step *st, 
 	return 0;
 }
 
-static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *rest)
+/* The step at s->nsteps; counted (and so later freed) only once it is whole. */
+static int parse_step_fields(struct pctx *c, struct scenario *s, struct scn_step *st, const char *kw, char *rest)
 {
-	struct scn_step *st;
 	char *w;
-
-	if (s->nsteps >= SCN_MAX_STEPS)
-		return fail(c, "more than %d steps", SCN_MAX_STEPS);
-	st = &s->steps[s->nsteps];
-	memset(st, 0, sizeof(*st));
-	st->line = c->line;
 
 	if (strcmp(kw, "exec") == 0) {
 		st->op = SCN_EXEC;
@@ -348,6 +342,26 @@ static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *
 	if ((st->op == SCN_LINK || st->op == SCN_SLEEP || st->op == SCN_WAIT ||
 	     st->op == SCN_REPORT || st->op == SCN_STATS) && (w = lg_word(&rest)))
 		return fail(c, "unexpected '%s' at end of line", w);
+	return 0;
+}
+
+static int parse_step(struct pctx *c, struct scenario *s, const char *kw, char *rest)
+{
+	struct scn_step *st;
+
+	if (s->nsteps >= SCN_MAX_STEPS)
+		return fail(c, "more than %d steps", SCN_MAX_STEPS);
+	st = &s->steps[s->nsteps];
+	memset(st, 0, sizeof(*st));
+	st->line = c->line;
+	if (parse_step_fields(c, s, st, kw, rest)) {
+		/* a refused step is not counted: what it copied goes here */
+		free(st->text);
+		free(st->lhs);
+		free(st->rhs);
+		memset(st, 0, sizeof(*st));
+		return -1;
+	}
 	s->nsteps++;
 	return 0;
 }
