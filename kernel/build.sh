@@ -225,13 +225,15 @@ mkdir -p "$out"
 # with "No space left on device". Whatever this run would replace counts
 # as free.
 space_gib=5
-# need_space WHAT [SRC OBJ]: the trees this run would replace (default
-# $src and $obj).
+# need_space WHAT [none]: "none" counts no tree as replaced (root, who
+# reads nothing of the sandbox's trees), else $src and $obj.
 need_space() {
-	local avail old=0 s=${2:-$src} o=${3:-$obj}
+	local avail old=0
 	avail=$(df -P -k "$out" | awk 'NR == 2 { print $4 }')
 	[ $((avail / 1048576)) -lt "$space_gib" ] || return 0
-	[ ! -e "$s" ] && [ ! -e "$o" ] || old=$(du -sk "$s" "$o" 2>/dev/null | awk '{ k += $1 } END { print k + 0 }')
+	if [ "${2:-}" != none ] && { [ -e "$src" ] || [ -e "$obj" ]; }; then
+		old=$(du -sk "$src" "$obj" 2>/dev/null | awk '{ k += $1 } END { print k + 0 }')
+	fi
 	[ $(((avail + old) / 1048576)) -lt "$space_gib" ] || return 0
 	die "$1 needs about $space_gib GiB free under $out; $(df -P -h "$out" | awk 'NR == 2 { print $4 " are free on " $6 }'). Nothing was unpacked: free some space (each bpfwire build directory's kernel/ holds about 4.2 GiB) and run again"
 }
@@ -314,7 +316,7 @@ if [ "$sandbox" = true ] && [ -z "$inside" ]; then
 		exit 0
 	fi
 	# Checked here too, by root: a full disk is no fault of the series.
-	[ -d "$sbx/src/.git" ] || need_space "the series' build" "$sbx/src" "$sbx/obj"
+	[ -d "$sbx/src/.git" ] || need_space "the series' build" none
 	# The sandbox's ccache starts as a copy of root's: root's hits, and
 	# nothing the series compiles ever reaches root's cache. Copied once
 	# per build directory, by root, before any sandboxed code runs.
