@@ -466,8 +466,7 @@ static void write_reply(const char *res, const char *name, const char *series, c
 	reply_to_free(&t);
 }
 
-/* BDIR's kernel (kernel/bzImage) was written at or after since (wall clock). */
-/* BDIR/kernel/NAME was written at or after since. */
+/* BDIR/kernel/NAME (the bzImage, build.sh's marks) was written at or after since (wall clock). */
 static bool kernel_file_since(const char *bdir, const char *name, time_t since)
 {
 	char p[PATH_MAX + 64];
